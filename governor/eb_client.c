@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eventboost: /dev/eventboost, one client per open file.
+ *
+ * A client is bound to one thread and holds up to three votes (GC, queue,
+ * timed) for the CPU that thread runs on.  A per-client hrtimer, running
+ * only while votes are held, ends timed votes, enforces the watchdog,
+ * follows the thread across CPUs (within a tick) and notices thread exit.
+ */
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "eb_internal.h"
+#include "eb_trace.h"
+
+static ushort dev_mode = 0660;
+module_param(dev_mode, ushort, 0444);
+MODULE_PARM_DESC(dev_mode, "Mode of /dev/eventboost (default 0660; group from udev)");
+
+struct eb_client {
+	raw_spinlock_t lock;		/* all fields below */
+	struct task_struct *task;	/* bound thread, reference held */
+	unsigned int votes;		/* EB_VOTE_* */
+	int vote_cpu;			/* where the votes count, -1 if none */
+	u64 vote_start_ns;		/* votes held continuously since */
+	u64 timed_end_ns;
+	unsigned int max_boost_us;	/* of the last governed vote CPU */
+	struct hrtimer timer;
+	struct list_head node;		/* eb_clients, under eb_clients_lock */
+};
+
+static LIST_HEAD(eb_clients);
+static DEFINE_MUTEX(eb_clients_lock);
+
+static bool eb_task_gone(struct task_struct *task)
+{
+	return READ_ONCE(task->flags) & PF_EXITING;
+}
+
+/*
+ * The watchdog of the policy the votes count on; while that CPU is not
+ * governed (hotplug, governor switch), the last one seen.
+ */
+static u64 eb_client_max_ns(struct eb_client *c)
+{
+	unsigned int us = 0;
+
+	if (c->vote_cpu >= 0)
+		us = eb_cpu_max_boost_us(c->vote_cpu);
+	if (us)
+		c->max_boost_us = us;
+	return (u64)c->max_boost_us * NSEC_PER_USEC;
+}
+
+/* Next check: a tick (to follow migration), timed end, or the watchdog. */
+static void eb_client_arm(struct eb_client *c, u64 now)
+{
+	u64 max_ns = eb_client_max_ns(c);
+	u64 next = min(now + TICK_NSEC, c->vote_start_ns + max_ns);
+
+	if (c->votes & EB_VOTE_TIMED)
+		next = min(next, c->timed_end_ns);
+	hrtimer_start(&c->timer, ns_to_ktime(next), HRTIMER_MODE_ABS_HARD);
+}
+
+/*
+ * Make @votes the client's votes, counted on @cpu.  Returns the CPU whose
+ * count dropped (-1 if none); the caller re-decides it and @cpu after
+ * dropping c->lock.
+ */
+static int eb_client_set_votes(struct eb_client *c, unsigned int votes,
+			       int cpu, u64 now)
+{
+	int from = -1;
+
+	if (c->votes && (!votes || cpu != c->vote_cpu)) {
+		from = c->vote_cpu;
+		eb_cpu_vote_del(from);
+		c->vote_cpu = -1;
+	}
+	if (votes && c->vote_cpu < 0) {
+		eb_cpu_vote_add(cpu);
+		c->vote_cpu = cpu;
+	}
+	if (votes && !c->votes) {
+		c->vote_start_ns = now;
+		c->votes = votes;
+		eb_client_arm(c, now);
+	}
+	c->votes = votes;
+	return from;
+}
+
+static enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
+{
+	struct eb_client *c = container_of(timer, struct eb_client, timer);
+	u64 max_ns, now = ktime_get_ns();
+	int from = -1, to = -1, wd_cpu = -1;
+	unsigned int votes;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	votes = c->votes;
+	if (!votes)
+		goto unlock;
+	if ((votes & EB_VOTE_TIMED) && now >= c->timed_end_ns)
+		votes &= ~EB_VOTE_TIMED;
+	max_ns = eb_client_max_ns(c);
+	if (votes && now - c->vote_start_ns >= max_ns) {
+		wd_cpu = c->vote_cpu;
+		votes = 0;
+	}
+	if (eb_task_gone(c->task))
+		votes = 0;
+	to = votes ? task_cpu(c->task) : -1;
+	from = eb_client_set_votes(c, votes, to, now);
+	if (c->votes)
+		eb_client_arm(c, now);
+unlock:
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+
+	if (wd_cpu >= 0)
+		eb_cpu_count_end(wd_cpu, true);
+	if (from >= 0)
+		eb_cpu_update(from, -1, 0, false);
+	if (to >= 0 && to != from)
+		eb_cpu_update(to, -1, 0, false);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * A hint: add @set and remove @clear from the client's votes; a timed vote
+ * lasts until the later of its current end and now + @timed_us.
+ */
+static long eb_client_vote(struct eb_client *c, unsigned int set,
+			   unsigned int clear, u64 timed_us, int reason)
+{
+	u64 now = ktime_get_ns();
+	unsigned int votes;
+	unsigned long flags;
+	int cpu, from, ret = 0;
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	if (eb_task_gone(c->task)) {
+		from = eb_client_set_votes(c, 0, -1, now);
+		raw_spin_unlock_irqrestore(&c->lock, flags);
+		if (from >= 0)
+			eb_cpu_update(from, -1, 0, true);
+		return set ? -ESRCH : 0;
+	}
+	cpu = task_cpu(c->task);
+	votes = (c->votes | set) & ~clear;
+	if (set & ~c->votes || (set & EB_VOTE_TIMED)) {
+		ret = eb_cpu_may_boost(cpu, now);
+		if (ret) {
+			raw_spin_unlock_irqrestore(&c->lock, flags);
+			trace_eventboost_hint(cpu, task_pid_nr(current), votes,
+					      ret);
+			return ret;
+		}
+	}
+	if (set & EB_VOTE_TIMED) {
+		u64 end = now + timed_us * NSEC_PER_USEC;
+
+		if (!(c->votes & EB_VOTE_TIMED) || end > c->timed_end_ns)
+			c->timed_end_ns = end;
+	}
+	from = eb_client_set_votes(c, votes, cpu, now);
+	if (set & EB_VOTE_TIMED)
+		eb_client_arm(c, now);
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+
+	trace_eventboost_hint(cpu, task_pid_nr(current), votes, 0);
+	eb_cpu_update(cpu, reason, now, true);
+	if (from >= 0 && from != cpu)
+		eb_cpu_update(from, -1, 0, true);
+	return 0;
+}
+
+static long eb_ioc_boost_for(struct eb_client *c, void __user *uarg)
+{
+	struct eb_boost_for b;
+
+	if (copy_from_user(&b, uarg, sizeof(b)))
+		return -EFAULT;
+	if (b.flags || b.reserved || b.usec > EB_BOOST_FOR_MAX_US)
+		return -EINVAL;
+	if (!b.usec)
+		return eb_client_vote(c, 0, EB_VOTE_TIMED, 0, EB_REASON_TIMED);
+	return eb_client_vote(c, EB_VOTE_TIMED, 0, b.usec, EB_REASON_TIMED);
+}
+
+static long eb_ioc_bind(struct eb_client *c, void __user *uarg)
+{
+	struct task_struct *task, *old;
+	unsigned long flags;
+	struct eb_bind b;
+	struct pid *pid;
+	int from, to = -1;
+
+	if (copy_from_user(&b, uarg, sizeof(b)))
+		return -EFAULT;
+	if (b.flags || b.reserved || b.tid < 0)
+		return -EINVAL;
+	if (!b.tid) {
+		task = get_task_struct(current);
+	} else {
+		pid = find_get_pid(b.tid);
+		task = get_pid_task(pid, PIDTYPE_PID);
+		put_pid(pid);
+		if (!task)
+			return -ESRCH;
+	}
+	/* Only threads of the caller's own process. */
+	if (!same_thread_group(task, current) || eb_task_gone(task)) {
+		put_task_struct(task);
+		return -ESRCH;
+	}
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	old = c->task;
+	c->task = task;
+	if (c->votes)
+		to = task_cpu(task);
+	from = eb_client_set_votes(c, c->votes, to, ktime_get_ns());
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+
+	put_task_struct(old);
+	if (from >= 0 && from != to) {
+		eb_cpu_update(from, -1, 0, true);
+		eb_cpu_update(to, -1, 0, true);
+	}
+	return 0;
+}
+
+static long eb_ioc_client_info(struct eb_client *c, void __user *uarg)
+{
+	struct eb_client_info info = { 0 };
+	u64 now = ktime_get_ns();
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	if (!eb_task_gone(c->task))
+		info.bound_tid = task_pid_vnr(c->task);
+	info.vote_cpu = c->vote_cpu;
+	info.votes = c->votes;
+	if ((c->votes & EB_VOTE_TIMED) && c->timed_end_ns > now)
+		info.timed_left_us = div_u64(c->timed_end_ns - now,
+					     NSEC_PER_USEC);
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+
+	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static long eb_ioc_version(void __user *uarg)
+{
+	struct eb_version v;
+
+	if (copy_from_user(&v, uarg, sizeof(v)))
+		return -EFAULT;
+	if (memchr_inv(v.reserved, 0, sizeof(v.reserved)))
+		return -EINVAL;
+	v.abi_version = EB_ABI_VERSION;
+	v.features = EB_FEAT_GC | EB_FEAT_QUEUE | EB_FEAT_TIMED |
+		     EB_FEAT_BIND | EB_FEAT_POLICY_STATS | EB_FEAT_CLIENT_INFO;
+	return copy_to_user(uarg, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+static long eb_ioc_policy_stats(void __user *uarg)
+{
+	struct eb_policy_stats st;
+	int ret;
+
+	if (copy_from_user(&st, uarg, sizeof(st)))
+		return -EFAULT;
+	if (st.in_flags)
+		return -EINVAL;
+	ret = eb_cpu_policy_stats(&st);
+	if (ret)
+		return ret;
+	return copy_to_user(uarg, &st, sizeof(st)) ? -EFAULT : 0;
+}
+
+static long eb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct eb_client *c = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case EB_IOC_VERSION:
+		return eb_ioc_version(uarg);
+	case EB_IOC_POLICY_STATS:
+		return eb_ioc_policy_stats(uarg);
+	case EB_IOC_GC_ENTER:
+	case EB_IOC_GC_EXIT:
+	case EB_IOC_QUEUE_BUSY:
+	case EB_IOC_QUEUE_IDLE:
+		if (arg)
+			return -EINVAL;
+		break;
+	case EB_IOC_BOOST_FOR:
+	case EB_IOC_BIND:
+	case EB_IOC_CLIENT_INFO:
+		break;
+	default:
+		return -ENOTTY;
+	}
+
+	/* A client acts only for the process it is bound in. */
+	if (!same_thread_group(current, c->task))
+		return -EPERM;
+
+	switch (cmd) {
+	case EB_IOC_GC_ENTER:
+		return eb_client_vote(c, EB_VOTE_GC, 0, 0, EB_REASON_GC);
+	case EB_IOC_GC_EXIT:
+		return eb_client_vote(c, 0, EB_VOTE_GC, 0, EB_REASON_GC);
+	case EB_IOC_QUEUE_BUSY:
+		return eb_client_vote(c, EB_VOTE_QUEUE, 0, 0, EB_REASON_QUEUE);
+	case EB_IOC_QUEUE_IDLE:
+		return eb_client_vote(c, 0, EB_VOTE_QUEUE, 0, EB_REASON_QUEUE);
+	case EB_IOC_BOOST_FOR:
+		return eb_ioc_boost_for(c, uarg);
+	case EB_IOC_BIND:
+		return eb_ioc_bind(c, uarg);
+	default:
+		return eb_ioc_client_info(c, uarg);
+	}
+}
+
+static int eb_open(struct inode *inode, struct file *file)
+{
+	struct eb_client *c;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c)
+		return -ENOMEM;
+	raw_spin_lock_init(&c->lock);
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	c->timer.function = eb_client_timer_fn;
+	c->vote_cpu = -1;
+	c->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
+	c->task = get_task_struct(current);
+
+	mutex_lock(&eb_clients_lock);
+	list_add(&c->node, &eb_clients);
+	mutex_unlock(&eb_clients_lock);
+	file->private_data = c;
+	return 0;
+}
+
+static int eb_release(struct inode *inode, struct file *file)
+{
+	struct eb_client *c = file->private_data;
+	unsigned long flags;
+	int from;
+
+	mutex_lock(&eb_clients_lock);
+	list_del(&c->node);
+	mutex_unlock(&eb_clients_lock);
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	from = eb_client_set_votes(c, 0, -1, 0);
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+	hrtimer_cancel(&c->timer);
+	if (from >= 0)
+		eb_cpu_update(from, -1, 0, true);
+
+	put_task_struct(c->task);
+	kfree(c);
+	return 0;
+}
+
+/* The budget of the policy of @cpus is spent: end every vote there. */
+void eb_clients_end_votes(const struct cpumask *cpus)
+{
+	struct eb_client *c;
+	unsigned long flags;
+	unsigned int cpu;
+
+	mutex_lock(&eb_clients_lock);
+	list_for_each_entry(c, &eb_clients, node) {
+		raw_spin_lock_irqsave(&c->lock, flags);
+		if (c->votes && cpumask_test_cpu(c->vote_cpu, cpus))
+			eb_client_set_votes(c, 0, -1, 0);
+		raw_spin_unlock_irqrestore(&c->lock, flags);
+	}
+	mutex_unlock(&eb_clients_lock);
+	for_each_cpu(cpu, cpus)
+		eb_cpu_update(cpu, -1, 0, true);
+}
+
+static const struct file_operations eb_fops = {
+	.owner = THIS_MODULE,
+	.open = eb_open,
+	.release = eb_release,
+	.unlocked_ioctl = eb_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice eb_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "eventboost",
+	.fops = &eb_fops,
+};
+
+int eb_dev_init(void)
+{
+	eb_miscdev.mode = dev_mode & 0777;
+	return misc_register(&eb_miscdev);
+}
+
+void eb_dev_exit(void)
+{
+	misc_deregister(&eb_miscdev);
+}

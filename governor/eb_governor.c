@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eventboost: the cpufreq governor and its tunables.
+ *
+ * Tunables live where the cpufreq core puts governor tunables: per policy
+ * (policyN/eventboost/) when the driver asks for per-policy governors, else
+ * one global set (cpufreq/eventboost/) shared by all policies, as schedutil.
+ */
+#include <linux/slab.h>
+
+#include "eb_internal.h"
+
+static struct eb_tunables *eb_global_tunables;
+static DEFINE_MUTEX(eb_global_tunables_lock);
+
+static struct eb_tunables *to_eb_tunables(struct gov_attr_set *attr_set)
+{
+	return container_of(attr_set, struct eb_tunables, attr_set);
+}
+
+/* With one policy, show the effective value; shared: the raw (0 = auto). */
+static ssize_t eb_show_khz(struct gov_attr_set *attr_set, char *buf,
+			   bool boost)
+{
+	struct eb_tunables *t = to_eb_tunables(attr_set);
+	unsigned int khz = boost ? t->boost_khz : t->base_khz;
+	struct eb_policy *ebp;
+
+	mutex_lock(&attr_set->update_lock);
+	if (list_is_singular(&attr_set->policy_list)) {
+		ebp = list_first_entry(&attr_set->policy_list,
+				       struct eb_policy, tunables_hook);
+		khz = boost ? eb_policy_boost_khz(ebp) : eb_policy_base_khz(ebp);
+	}
+	mutex_unlock(&attr_set->update_lock);
+	return sysfs_emit(buf, "%u\n", khz);
+}
+
+/*
+ * kHz within the hardware range of every policy using these tunables, or 0
+ * for the default.  Called with attr_set->update_lock held.
+ */
+static ssize_t eb_store_khz(struct gov_attr_set *attr_set, const char *buf,
+			    size_t count, bool boost)
+{
+	struct eb_tunables *t = to_eb_tunables(attr_set);
+	struct eb_policy *ebp;
+	unsigned int khz;
+
+	if (kstrtouint(buf, 10, &khz))
+		return -EINVAL;
+	list_for_each_entry(ebp, &attr_set->policy_list, tunables_hook) {
+		struct cpufreq_policy *policy = ebp->policy;
+
+		if (khz && (khz < policy->cpuinfo.min_freq ||
+			    khz > policy->cpuinfo.max_freq))
+			return -EINVAL;
+	}
+	if (boost)
+		WRITE_ONCE(t->boost_khz, khz);
+	else
+		WRITE_ONCE(t->base_khz, khz);
+	list_for_each_entry(ebp, &attr_set->policy_list, tunables_hook)
+		eb_policy_retune(ebp);
+	return count;
+}
+
+static ssize_t base_freq_show(struct gov_attr_set *attr_set, char *buf)
+{
+	return eb_show_khz(attr_set, buf, false);
+}
+
+static ssize_t base_freq_store(struct gov_attr_set *attr_set, const char *buf,
+			       size_t count)
+{
+	return eb_store_khz(attr_set, buf, count, false);
+}
+
+static ssize_t boost_freq_show(struct gov_attr_set *attr_set, char *buf)
+{
+	return eb_show_khz(attr_set, buf, true);
+}
+
+static ssize_t boost_freq_store(struct gov_attr_set *attr_set, const char *buf,
+				size_t count)
+{
+	return eb_store_khz(attr_set, buf, count, true);
+}
+
+static ssize_t max_boost_us_show(struct gov_attr_set *attr_set, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_eb_tunables(attr_set)->max_boost_us);
+}
+
+static ssize_t max_boost_us_store(struct gov_attr_set *attr_set,
+				  const char *buf, size_t count)
+{
+	unsigned int us;
+
+	if (kstrtouint(buf, 10, &us) || !us || us > EB_MAX_MAX_BOOST_US)
+		return -EINVAL;
+	WRITE_ONCE(to_eb_tunables(attr_set)->max_boost_us, us);
+	return count;
+}
+
+static ssize_t budget_pct_show(struct gov_attr_set *attr_set, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_eb_tunables(attr_set)->budget_pct);
+}
+
+static ssize_t budget_pct_store(struct gov_attr_set *attr_set, const char *buf,
+				size_t count)
+{
+	struct eb_policy *ebp;
+	unsigned int pct;
+
+	if (kstrtouint(buf, 10, &pct) || !pct || pct > 100)
+		return -EINVAL;
+	WRITE_ONCE(to_eb_tunables(attr_set)->budget_pct, pct);
+	list_for_each_entry(ebp, &attr_set->policy_list, tunables_hook)
+		eb_policy_retune(ebp);
+	return count;
+}
+
+static struct governor_attr base_freq = __ATTR_RW(base_freq);
+static struct governor_attr boost_freq = __ATTR_RW(boost_freq);
+static struct governor_attr max_boost_us = __ATTR_RW(max_boost_us);
+static struct governor_attr budget_pct = __ATTR_RW(budget_pct);
+
+static struct attribute *eb_attrs[] = {
+	&base_freq.attr,
+	&boost_freq.attr,
+	&max_boost_us.attr,
+	&budget_pct.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(eb);
+
+static void eb_tunables_free(struct kobject *kobj)
+{
+	kfree(to_eb_tunables(to_gov_attr_set(kobj)));
+}
+
+static const struct kobj_type eb_tunables_ktype = {
+	.default_groups = eb_groups,
+	.sysfs_ops = &governor_sysfs_ops,
+	.release = &eb_tunables_free,
+};
+
+static struct cpufreq_governor eb_gov;
+
+static int eb_gov_init(struct cpufreq_policy *policy)
+{
+	struct eb_tunables *t;
+	struct eb_policy *ebp;
+	int ret;
+
+	if (policy->governor_data)
+		return -EBUSY;
+
+	cpufreq_enable_fast_switch(policy);
+	ebp = kzalloc(sizeof(*ebp), GFP_KERNEL);
+	if (!ebp) {
+		ret = -ENOMEM;
+		goto disable_fast_switch;
+	}
+	ebp->policy = policy;
+	ret = eb_policy_init_state(ebp);
+	if (ret)
+		goto free_ebp;
+
+	mutex_lock(&eb_global_tunables_lock);
+	if (eb_global_tunables) {
+		ebp->tunables = eb_global_tunables;
+		gov_attr_set_get(&eb_global_tunables->attr_set,
+				 &ebp->tunables_hook);
+		policy->governor_data = ebp;
+		mutex_unlock(&eb_global_tunables_lock);
+		return 0;
+	}
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	gov_attr_set_init(&t->attr_set, &ebp->tunables_hook);
+	t->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
+	t->budget_pct = EB_DEFAULT_BUDGET_PCT;
+	ebp->tunables = t;
+	policy->governor_data = ebp;
+
+	ret = kobject_init_and_add(&t->attr_set.kobj, &eb_tunables_ktype,
+				   get_governor_parent_kobj(policy), "%s",
+				   eb_gov.name);
+	if (ret) {
+		kobject_put(&t->attr_set.kobj);
+		policy->governor_data = NULL;
+		goto unlock;
+	}
+	if (!have_governor_per_policy())
+		eb_global_tunables = t;
+	mutex_unlock(&eb_global_tunables_lock);
+	return 0;
+
+unlock:
+	mutex_unlock(&eb_global_tunables_lock);
+	eb_policy_exit_state(ebp);
+free_ebp:
+	kfree(ebp);
+disable_fast_switch:
+	cpufreq_disable_fast_switch(policy);
+	pr_err("eventboost: policy%u: initialization failed (%d)\n",
+	       policy->cpu, ret);
+	return ret;
+}
+
+static void eb_gov_exit(struct cpufreq_policy *policy)
+{
+	struct eb_policy *ebp = policy->governor_data;
+	struct eb_tunables *t = ebp->tunables;
+
+	mutex_lock(&eb_global_tunables_lock);
+	/* The last put frees @t: compare the pointer only. */
+	if (!gov_attr_set_put(&t->attr_set, &ebp->tunables_hook) &&
+	    t == eb_global_tunables)
+		eb_global_tunables = NULL;
+	policy->governor_data = NULL;
+	mutex_unlock(&eb_global_tunables_lock);
+
+	eb_policy_exit_state(ebp);
+	kfree(ebp);
+	cpufreq_disable_fast_switch(policy);
+}
+
+static int eb_gov_start(struct cpufreq_policy *policy)
+{
+	eb_policy_start(policy->governor_data);
+	return 0;
+}
+
+static void eb_gov_stop(struct cpufreq_policy *policy)
+{
+	eb_policy_stop(policy->governor_data);
+}
+
+static void eb_gov_limits(struct cpufreq_policy *policy)
+{
+	eb_policy_limits(policy->governor_data);
+}
+
+static struct cpufreq_governor eb_gov = {
+	.name = "eventboost",
+	.owner = THIS_MODULE,
+	.flags = CPUFREQ_GOV_DYNAMIC_SWITCHING,
+	.init = eb_gov_init,
+	.exit = eb_gov_exit,
+	.start = eb_gov_start,
+	.stop = eb_gov_stop,
+	.limits = eb_gov_limits,
+};
+
+int eb_governor_register(void)
+{
+	return cpufreq_register_governor(&eb_gov);
+}
+
+void eb_governor_unregister(void)
+{
+	cpufreq_unregister_governor(&eb_gov);
+}

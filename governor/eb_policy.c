@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eventboost: per-CPU votes -> one per-policy decision -> one apply.
+ *
+ * eb_decide() is the only place a frequency is chosen; eb_kick() is the only
+ * place it is applied: by fast switch on a CPU of the policy (locally, or by
+ * IPI), or by a SCHED_FIFO kthread worker that always applies the latest
+ * decision.  Both run under or after eb_policy.lock, a raw spinlock, so the
+ * hint path never sleeps (also on PREEMPT_RT).
+ */
+#include <linux/cpumask.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "eb_internal.h"
+#include "eb_trace.h"
+
+struct eb_cpu {
+	atomic_t votes;				/* clients voting here */
+	struct eb_policy __rcu *ebp;		/* set while governed */
+};
+
+static DEFINE_PER_CPU(struct eb_cpu, eb_cpus);
+
+unsigned int eb_nominal_khz(struct cpufreq_policy *policy)
+{
+	struct cpufreq_frequency_table *pos;
+	unsigned int nominal = 0;
+	bool has_boost = false;
+
+	if (!policy->freq_table)
+		return 0;
+	cpufreq_for_each_valid_entry(pos, policy->freq_table) {
+		if (pos->flags & CPUFREQ_BOOST_FREQ) {
+			has_boost = true;
+			continue;
+		}
+		nominal = max(nominal, pos->frequency);
+	}
+	/* acpi-cpufreq reports turbo only in cpuinfo.max_freq */
+	if (has_boost || (nominal && nominal < policy->cpuinfo.max_freq))
+		return nominal;
+	return 0;
+}
+
+unsigned int eb_policy_boost_khz(struct eb_policy *ebp)
+{
+	unsigned int khz = READ_ONCE(ebp->tunables->boost_khz);
+
+	return khz ? khz : ebp->policy->cpuinfo.max_freq;
+}
+
+unsigned int eb_policy_base_khz(struct eb_policy *ebp)
+{
+	struct cpufreq_policy *policy = ebp->policy;
+	unsigned int khz = READ_ONCE(ebp->tunables->base_khz);
+
+	if (khz)
+		return khz;
+	if (ebp->nominal_khz)
+		return ebp->nominal_khz;
+	return max(policy->cpuinfo.min_freq,
+		   policy->cpuinfo.max_freq / 100 * EB_FALLBACK_BASE_PCT);
+}
+
+static unsigned int eb_policy_votes(struct eb_policy *ebp)
+{
+	unsigned int cpu, votes = 0;
+
+	for_each_cpu(cpu, ebp->policy->cpus)
+		votes += atomic_read(&per_cpu(eb_cpus, cpu).votes);
+	return votes;
+}
+
+/* Charge time since the last call to boosted time; roll the budget window. */
+static void eb_account(struct eb_policy *ebp, u64 now)
+{
+	if (now <= ebp->acct_ns)
+		return;
+	if (ebp->boosted) {
+		ebp->window_used_ns += now - ebp->acct_ns;
+		ebp->cnt.boosted_ns += now - ebp->acct_ns;
+	}
+	ebp->acct_ns = now;
+	if (now - ebp->window_start_ns >= EB_BUDGET_WINDOW_NS) {
+		ebp->window_start_ns = now;
+		ebp->window_used_ns = 0;
+		ebp->budget_spent = false;
+	}
+}
+
+static void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)
+{
+	u64 end = ebp->window_start_ns + EB_BUDGET_WINDOW_NS;
+
+	if (ebp->boosted)
+		end = min(end, now + budget - ebp->window_used_ns);
+	else if (!ebp->budget_spent)
+		return;
+	/* While boosted the deadline does not move: re-arm only if it did. */
+	if (hrtimer_is_queued(&ebp->budget_timer) &&
+	    ktime_to_ns(hrtimer_get_expires(&ebp->budget_timer)) == end)
+		return;
+	hrtimer_start(&ebp->budget_timer, ns_to_ktime(end),
+		      HRTIMER_MODE_ABS_HARD);
+}
+
+/*
+ * The one decision: boost while any CPU of the policy holds a vote and the
+ * budget is not spent, clamped to the current limits.  Returns true when the
+ * driver must be given a new frequency.  Called with ebp->lock held.
+ */
+static bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns)
+{
+	struct cpufreq_policy *policy = ebp->policy;
+	unsigned int pct = READ_ONCE(ebp->tunables->budget_pct);
+	u64 budget = EB_BUDGET_WINDOW_NS / 100 * pct;
+	unsigned int target;
+	bool want;
+
+	if (!ebp->started)
+		return false;
+	eb_account(ebp, now);
+	want = !ebp->budget_spent && eb_policy_votes(ebp);
+	if (want && pct < 100 && ebp->window_used_ns >= budget) {
+		ebp->budget_spent = true;
+		ebp->cnt.budget_ends++;
+		want = false;
+		queue_work(system_highpri_wq, &ebp->sweep_work);
+	}
+	if (want && !ebp->boosted)
+		ebp->cnt.boosts++;
+	ebp->boosted = want;
+	if (pct < 100)
+		eb_budget_arm(ebp, now, budget);
+
+	target = want ? eb_policy_boost_khz(ebp) : eb_policy_base_khz(ebp);
+	target = clamp(target, READ_ONCE(policy->min), READ_ONCE(policy->max));
+	if (target != ebp->target_khz)
+		trace_eventboost_decide(policy->cpu, target, want,
+					ebp->budget_spent);
+	ebp->target_khz = target;
+	if (target == ebp->applied_khz)
+		return false;
+	if (hint_ns && !ebp->hint_ns)
+		ebp->hint_ns = hint_ns;
+	return true;
+}
+
+static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool fast)
+{
+	u64 lat = 0;
+
+	ebp->applied_khz = khz;
+	ebp->cnt.applied++;
+	if (ebp->hint_ns) {
+		u64 us;
+
+		lat = ktime_get_ns() - ebp->hint_ns;
+		us = div_u64(lat, NSEC_PER_USEC);
+		ebp->cnt.latency[min_t(unsigned int, fls64(us),
+				       EB_LAT_BUCKETS - 1)]++;
+		ebp->hint_ns = 0;
+	}
+	trace_eventboost_apply(ebp->policy->cpu, khz, fast, lat);
+}
+
+/* Fast switch: on a CPU of the policy, with ebp->lock held (irqs off). */
+static void eb_apply_fast_locked(struct eb_policy *ebp)
+{
+	unsigned int khz = ebp->target_khz;
+
+	if (!ebp->started || khz == ebp->applied_khz)
+		return;
+	if (cpufreq_driver_fast_switch(ebp->policy, khz))
+		eb_applied(ebp, khz, true);
+}
+
+static void eb_apply_ipi(void *info)
+{
+	struct eb_policy *ebp = info;
+
+	raw_spin_lock(&ebp->lock);
+	eb_apply_fast_locked(ebp);
+	raw_spin_unlock(&ebp->lock);
+}
+
+static void eb_apply_ipi_async(void *info)
+{
+	struct eb_policy *ebp = info;
+
+	raw_spin_lock(&ebp->lock);
+	ebp->ipi_pending = false;
+	eb_apply_fast_locked(ebp);
+	raw_spin_unlock(&ebp->lock);
+}
+
+/* Slow path: process context, may sleep in the driver. */
+static void eb_apply_slow(struct eb_policy *ebp)
+{
+	unsigned long flags;
+	unsigned int khz;
+	bool started;
+
+	mutex_lock(&ebp->work_lock);
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	ebp->work_in_progress = false;
+	khz = ebp->target_khz;
+	started = ebp->started && khz != ebp->applied_khz;
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+
+	if (started &&
+	    !__cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L)) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		eb_applied(ebp, khz, false);
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	}
+	mutex_unlock(&ebp->work_lock);
+}
+
+static void eb_work_fn(struct kthread_work *work)
+{
+	eb_apply_slow(container_of(work, struct eb_policy, work));
+}
+
+/*
+ * Apply the latest decision.  @sync (process context only): with fast
+ * switch, the frequency is set before this returns.
+ */
+static void eb_kick(struct eb_policy *ebp, bool sync)
+{
+	unsigned long flags;
+	unsigned int cpu, target_cpu;
+
+	if (!ebp->fast) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		if (ebp->started && !ebp->work_in_progress) {
+			ebp->work_in_progress = true;
+			kthread_queue_work(ebp->worker, &ebp->work);
+		}
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+		return;
+	}
+
+	cpu = get_cpu();
+	if (cpumask_test_cpu(cpu, ebp->policy->cpus)) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		eb_apply_fast_locked(ebp);
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+		goto out;
+	}
+	/* intel_cpufreq and others write the MSR of the CPU they run on. */
+	target_cpu = cpumask_any_and(ebp->policy->cpus, cpu_online_mask);
+	if (target_cpu >= nr_cpu_ids)
+		goto out;
+	if (sync && !irqs_disabled()) {
+		smp_call_function_single(target_cpu, eb_apply_ipi, ebp, 1);
+		goto out;
+	}
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	if (ebp->started && !ebp->ipi_pending) {
+		ebp->ipi_pending = true;
+		if (smp_call_function_single_async(target_cpu, &ebp->csd))
+			ebp->ipi_pending = false;
+	}
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+out:
+	put_cpu();
+}
+
+static enum hrtimer_restart eb_budget_timer_fn(struct hrtimer *timer)
+{
+	struct eb_policy *ebp = container_of(timer, struct eb_policy,
+					     budget_timer);
+	unsigned long flags;
+	bool kick;
+
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	kick = eb_decide(ebp, ktime_get_ns(), 0);
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	if (kick)
+		eb_kick(ebp, false);
+	return HRTIMER_NORESTART;
+}
+
+static void eb_sweep_fn(struct work_struct *work)
+{
+	struct eb_policy *ebp = container_of(work, struct eb_policy,
+					     sweep_work);
+
+	eb_clients_end_votes(ebp->policy->cpus);
+}
+
+int eb_policy_init_state(struct eb_policy *ebp)
+{
+	struct cpufreq_policy *policy = ebp->policy;
+
+	raw_spin_lock_init(&ebp->lock);
+	mutex_init(&ebp->work_lock);
+	INIT_LIST_HEAD(&ebp->tunables_hook);
+	hrtimer_init(&ebp->budget_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_ABS_HARD);
+	ebp->budget_timer.function = eb_budget_timer_fn;
+	INIT_CSD(&ebp->csd, eb_apply_ipi_async, ebp);
+	INIT_WORK(&ebp->sweep_work, eb_sweep_fn);
+	kthread_init_work(&ebp->work, eb_work_fn);
+	ebp->nominal_khz = eb_nominal_khz(policy);
+	ebp->fast = policy->fast_switch_enabled;
+	if (ebp->fast)
+		return 0;
+
+	ebp->worker = kthread_create_worker(0, "eventboost/%u", policy->cpu);
+	if (IS_ERR(ebp->worker)) {
+		int ret = PTR_ERR(ebp->worker);
+
+		ebp->worker = NULL;
+		return ret;
+	}
+	/* Like schedutil's worker: a boost must not wait behind the loop. */
+	sched_set_fifo(ebp->worker->task);
+	return 0;
+}
+
+void eb_policy_exit_state(struct eb_policy *ebp)
+{
+	if (ebp->worker)
+		kthread_destroy_worker(ebp->worker);
+}
+
+void eb_policy_start(struct eb_policy *ebp)
+{
+	u64 now = ktime_get_ns();
+	unsigned long flags;
+	unsigned int cpu;
+
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	ebp->started = true;
+	ebp->boosted = false;
+	ebp->budget_spent = false;
+	ebp->target_khz = 0;
+	ebp->applied_khz = 0;
+	ebp->hint_ns = 0;
+	ebp->acct_ns = now;
+	ebp->start_ns = now;
+	ebp->window_start_ns = now;
+	ebp->window_used_ns = 0;
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+
+	for_each_cpu(cpu, ebp->policy->cpus)
+		rcu_assign_pointer(per_cpu(eb_cpus, cpu).ebp, ebp);
+	eb_policy_retune(ebp);
+}
+
+void eb_policy_stop(struct eb_policy *ebp)
+{
+	unsigned long flags;
+	unsigned int cpu;
+
+	for_each_cpu(cpu, ebp->policy->related_cpus)
+		if (rcu_access_pointer(per_cpu(eb_cpus, cpu).ebp) == ebp)
+			RCU_INIT_POINTER(per_cpu(eb_cpus, cpu).ebp, NULL);
+	synchronize_rcu();
+
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	eb_account(ebp, ktime_get_ns());
+	ebp->started = false;
+	ebp->boosted = false;
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+
+	hrtimer_cancel(&ebp->budget_timer);
+	/* No new IPI after !started; wait for one in flight. */
+	while (READ_ONCE(ebp->ipi_pending))
+		cpu_relax();
+	cancel_work_sync(&ebp->sweep_work);
+	if (ebp->worker)
+		kthread_cancel_work_sync(&ebp->work);
+	ebp->work_in_progress = false;
+}
+
+/* Re-decide after a tunable or limits change and apply at once. */
+void eb_policy_retune(struct eb_policy *ebp)
+{
+	unsigned long flags;
+	bool kick;
+
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	kick = eb_decide(ebp, ktime_get_ns(), 0);
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	if (!kick)
+		return;
+	if (ebp->fast)
+		eb_kick(ebp, true);
+	else
+		eb_apply_slow(ebp);
+}
+
+void eb_policy_limits(struct eb_policy *ebp)
+{
+	eb_policy_retune(ebp);
+}
+
+/* ---- votes, per CPU ---- */
+
+void eb_cpu_vote_add(int cpu)
+{
+	atomic_inc(&per_cpu(eb_cpus, cpu).votes);
+	/* Order the count before the eb_decide() that follows it. */
+	smp_mb__after_atomic();
+}
+
+void eb_cpu_vote_del(int cpu)
+{
+	atomic_dec(&per_cpu(eb_cpus, cpu).votes);
+	/* Order the count before the eb_decide() that follows it. */
+	smp_mb__after_atomic();
+}
+
+/* Re-decide the policy of @cpu after its votes changed; count a hint. */
+void eb_cpu_update(int cpu, int reason, u64 hint_ns, bool sync)
+{
+	struct eb_policy *ebp;
+	unsigned long flags;
+	bool kick = false;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	if (ebp) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		if (reason >= 0 && reason < EB_NR_REASONS)
+			ebp->cnt.hints[reason]++;
+		kick = eb_decide(ebp, ktime_get_ns(), hint_ns);
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+		if (kick)
+			eb_kick(ebp, sync);
+	}
+	rcu_read_unlock();
+}
+
+/* 0, or -EBUSY when @cpu's policy has spent its budget for this window. */
+int eb_cpu_may_boost(int cpu, u64 now)
+{
+	struct eb_policy *ebp;
+	unsigned long flags;
+	int ret = 0;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	if (ebp) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		eb_account(ebp, now);
+		if (ebp->started && ebp->budget_spent) {
+			ebp->cnt.refused++;
+			ret = -EBUSY;
+		}
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+void eb_cpu_count_end(int cpu, bool watchdog)
+{
+	struct eb_policy *ebp;
+	unsigned long flags;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	if (ebp && watchdog) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		ebp->cnt.watchdog_ends++;
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
+/* The watchdog of @cpu's policy, 0 if eventboost does not govern it. */
+unsigned int eb_cpu_max_boost_us(int cpu)
+{
+	unsigned int us = 0;
+	struct eb_policy *ebp;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	if (ebp)
+		us = READ_ONCE(ebp->tunables->max_boost_us);
+	rcu_read_unlock();
+	return us;
+}
+
+int eb_cpu_policy_stats(struct eb_policy_stats *st)
+{
+	struct cpufreq_policy *policy;
+	struct eb_policy *ebp;
+	unsigned long flags;
+	unsigned int i;
+
+	if (st->cpu >= nr_cpu_ids || !cpu_possible(st->cpu))
+		return -EINVAL;
+	policy = cpufreq_cpu_get(st->cpu);
+	if (!policy)
+		return -ENODEV;
+
+	st->policy_cpu = policy->cpu;
+	st->cur_khz = policy->cur;
+	st->flags = 0;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, st->cpu).ebp);
+	if (ebp) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		eb_account(ebp, ktime_get_ns());
+		st->flags = EB_POLICY_GOVERNED;
+		if (ebp->fast)
+			st->flags |= EB_POLICY_FAST_SWITCH;
+		if (ebp->boosted)
+			st->flags |= EB_POLICY_BOOSTED;
+		if (ebp->budget_spent)
+			st->flags |= EB_POLICY_BUDGET_SPENT;
+		st->target_khz = ebp->target_khz;
+		st->base_khz = eb_policy_base_khz(ebp);
+		st->boost_khz = eb_policy_boost_khz(ebp);
+		st->max_boost_us = READ_ONCE(ebp->tunables->max_boost_us);
+		st->budget_pct = READ_ONCE(ebp->tunables->budget_pct);
+		for (i = 0; i < EB_NR_REASONS; i++)
+			st->hints[i] = ebp->cnt.hints[i];
+		st->boosts = ebp->cnt.boosts;
+		st->boosted_ns = ebp->cnt.boosted_ns;
+		st->governed_ns = ktime_get_ns() - ebp->start_ns;
+		st->watchdog_ends = ebp->cnt.watchdog_ends;
+		st->budget_ends = ebp->cnt.budget_ends;
+		st->refused = ebp->cnt.refused;
+		st->applied = ebp->cnt.applied;
+		for (i = 0; i < EB_LAT_BUCKETS; i++)
+			st->latency[i] = ebp->cnt.latency[i];
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	}
+	rcu_read_unlock();
+	cpufreq_cpu_put(policy);
+	return 0;
+}

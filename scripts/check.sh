@@ -1,0 +1,54 @@
+#!/bin/bash
+# make check: style, warning-free builds for every kernel of the matrix,
+# then the kselftest suite in a QEMU guest per kernel.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+start=$(date +%s)
+fail=0
+step() { echo "==> $*"; }
+
+step "dependencies"
+if [ "$(id -u)" = 0 ]; then
+	scripts/setup-deps.sh || exit 1
+else
+	sudo scripts/setup-deps.sh || exit 1
+fi
+scripts/fetch-ksrc.sh || exit 1
+mapfile -t kernels < <(scripts/kernels.sh)
+if [ "${#kernels[@]}" -ne 3 ]; then
+	echo "error: expected 6.1, 6.12 and 6.12-rt kernels with headers, found: ${kernels[*]}" >&2
+	exit 1
+fi
+
+step "checkpatch --strict"
+if ! perl build/ksrc/scripts/checkpatch.pl --strict --no-tree --quiet -f \
+	governor/*.c governor/*.h uapi/linux/eventboost.h \
+	selftests/driver/*.c; then
+	echo "FAIL: checkpatch"; fail=1
+fi
+
+for k in "${kernels[@]}"; do
+	step "build for $k (W=1, sparse)"
+	STRICT=1 scripts/kbuild.sh "$k" eventboost Kbuild governor uapi || fail=1
+	STRICT=1 scripts/kbuild.sh "$k" ebtest selftests/driver/Kbuild \
+		selftests/driver/ebtest_cpufreq.c || fail=1
+done
+step "build selftests"
+make -s -C selftests || fail=1
+[ "$fail" = 0 ] || { echo "FAIL: build"; exit 1; }
+
+results=()
+for k in "${kernels[@]}"; do
+	step "guest tests on $k"
+	if selftests/run_vm.sh "$k" build/vm; then
+		results+=("PASS $k")
+	else
+		results+=("FAIL $k"); fail=1
+	fi
+done
+echo
+echo "==> summary ($(( $(date +%s) - start )) s)"
+printf '  %s\n' "${results[@]}"
+grep -h -E '^# Totals' build/vm/tap-*.txt | sort | uniq -c | sed 's/^/  /'
+exit $fail

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Install everything `make check` needs on a fresh Debian 12 machine.
+# Idempotent: a second run only checks.  Must run as root (or with sudo).
+set -euo pipefail
+
+want_pkgs=(qemu-system-x86 busybox-static sparse flex bison bc libelf-dev
+	   libssl-dev pkg-config kmod cpio zstd python3-pip trace-cmd)
+
+newest() { # newest installed-or-available package matching a regex
+	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
+}
+
+need=()
+for p in "${want_pkgs[@]}"; do
+	dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+
+# The test matrix: Debian's 6.1 (linux-image-amd64) and the newest 6.12 and
+# 6.12-rt that have both an image and headers.
+if ! ls /boot/vmlinuz-6.1.* >/dev/null 2>&1; then
+	need+=(linux-image-amd64 linux-headers-amd64)
+fi
+if ! ls /boot/vmlinuz-6.12.*-amd64 >/dev/null 2>&1 ||
+   ! ls /boot/vmlinuz-6.12.*-rt-amd64 >/dev/null 2>&1 ||
+   ! ls -d /usr/src/linux-source-6.12* >/dev/null 2>&1; then
+	apt-get update -qq
+	img=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64-unsigned$')
+	ver=${img#linux-image-}; ver=${ver%-rt-amd64-unsigned}
+	need+=("linux-image-$ver-amd64-unsigned" "linux-headers-$ver-amd64"
+	       "linux-image-$ver-rt-amd64-unsigned" "linux-headers-$ver-rt-amd64"
+	       linux-source-6.12)
+fi
+
+if ((${#need[@]})); then
+	echo "setup: installing ${need[*]}"
+	[ -n "$(find /var/lib/apt/lists -name '*Packages*' 2>/dev/null | head -1)" ] ||
+		apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if ! command -v vng >/dev/null 2>&1; then
+	echo "setup: installing virtme-ng from PyPI"
+	pip install -q virtme-ng
+fi

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ebtest_cpufreq - a fake cpufreq driver for eventboost's tests.
+ *
+ * QEMU guests have no cpufreq driver.  This one gives them a frequency
+ * table, per-CPU or shared policies, fast switching on or off, and a record
+ * of every frequency change the governor asked for, which the tests read
+ * from /dev/ebtest_cpufreq:
+ *
+ *   policy <policy_cpu> cur <khz> overlaps <n> offcpu <n> changes <n>
+ *   ...one line per active policy, then the recorded changes, oldest first:
+ *   change <seq> <ts_ns> <policy_cpu> <on_cpu> <khz> <f|t>
+ *
+ * Writing "clear" empties the change record; sequence numbers go on.
+ *
+ * ->fast_switch() runs with interrupts off (also on PREEMPT_RT), so the
+ * change path uses only atomics and a raw spinlock.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/cpufreq.h>
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/overflow.h>
+#include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/version.h>
+
+#define EBT_MAX_FREQS		16
+#define EBT_RING_SIZE		4096	/* a power of two */
+#define EBT_LATENCY_NS		(10 * NSEC_PER_USEC)
+#define EBT_POLICY_LINE_MAX	128
+#define EBT_CHANGE_LINE_MAX	96
+
+static bool shared;
+module_param(shared, bool, 0444);
+MODULE_PARM_DESC(shared, "One policy for all CPUs (default: one per CPU)");
+
+static bool fast_switch = true;
+module_param(fast_switch, bool, 0444);
+MODULE_PARM_DESC(fast_switch, "Offer fast frequency switching (default: 1)");
+
+static bool per_policy_gov = true;
+module_param(per_policy_gov, bool, 0444);
+MODULE_PARM_DESC(per_policy_gov,
+		 "Ask for per-policy governor tunables (default: 1)");
+
+static char *freqs = "800000,1600000,2600000,3300000,4000000";
+module_param(freqs, charp, 0444);
+MODULE_PARM_DESC(freqs, "Frequency table in kHz, ascending, at most 16");
+
+static unsigned int boost_from_khz;
+module_param(boost_from_khz, uint, 0444);
+MODULE_PARM_DESC(boost_from_khz,
+		 "Mark entries >= this as boost frequencies (default: 0, none)");
+
+/* One recorded frequency change. */
+struct ebt_change {
+	u64 seq;
+	u64 ts_ns;
+	unsigned int policy_cpu;
+	unsigned int on_cpu;
+	unsigned int khz;
+	char path;		/* 'f': ->fast_switch(), 't': ->target_index() */
+};
+
+/* Our state of one policy, from ->init() to ->exit(). */
+struct ebt_policy {
+	struct list_head node;		/* in ebt_policies, by policy->cpu */
+	struct cpufreq_policy *policy;
+	unsigned int cur_khz;
+	atomic_t in_flight;		/* driver calls running right now */
+	atomic64_t overlaps;		/* calls that found another in flight */
+	atomic64_t offcpu;		/* fast switches off the policy's CPUs */
+	atomic64_t changes;		/* all changes since ->init() */
+};
+
+static struct cpufreq_frequency_table ebt_table[EBT_MAX_FREQS + 1];
+static unsigned int ebt_nfreqs;
+static bool ebt_has_boost;
+
+static DEFINE_MUTEX(ebt_lock);		/* protects ebt_policies */
+static LIST_HEAD(ebt_policies);
+
+/*
+ * The change with sequence number seq lives in ebt_ring[(seq - 1) % size];
+ * the ring holds the ebt_ring_len changes before ebt_next_seq.
+ */
+static DEFINE_RAW_SPINLOCK(ebt_ring_lock);
+static struct ebt_change ebt_ring[EBT_RING_SIZE];
+static u64 ebt_next_seq = 1;
+static unsigned int ebt_ring_len;
+
+struct ebt_snapshot {
+	size_t len;
+	char text[];
+};
+
+static struct ebt_change *ebt_ring_slot(u64 seq)
+{
+	return &ebt_ring[(seq - 1) & (EBT_RING_SIZE - 1)];
+}
+
+/*
+ * The one place where a policy's frequency changes, whichever path asked
+ * for it; any emulation of hardware behaviour belongs here.
+ */
+static unsigned int ebt_apply(struct cpufreq_policy *policy,
+			      unsigned int index, char path,
+			      unsigned int on_cpu)
+{
+	struct ebt_policy *ep = policy->driver_data;
+	unsigned int khz = ebt_table[index].frequency;
+	struct ebt_change *c;
+	unsigned long flags;
+
+	WRITE_ONCE(ep->cur_khz, khz);
+	atomic64_inc(&ep->changes);
+
+	raw_spin_lock_irqsave(&ebt_ring_lock, flags);
+	c = ebt_ring_slot(ebt_next_seq);
+	c->seq = ebt_next_seq++;
+	c->ts_ns = ktime_get_ns();
+	c->policy_cpu = policy->cpu;
+	c->on_cpu = on_cpu;
+	c->khz = khz;
+	c->path = path;
+	if (ebt_ring_len < EBT_RING_SIZE)
+		ebt_ring_len++;
+	raw_spin_unlock_irqrestore(&ebt_ring_lock, flags);
+
+	return khz;
+}
+
+static void ebt_enter(struct ebt_policy *ep)
+{
+	if (atomic_inc_return(&ep->in_flight) > 1)
+		atomic64_inc(&ep->overlaps);
+}
+
+static void ebt_leave(struct ebt_policy *ep)
+{
+	atomic_dec(&ep->in_flight);
+}
+
+/*
+ * CPUFREQ_RELATION_L, as cpufreq_driver_fast_switch() expects: the lowest
+ * entry at or above target, but never above policy->max (which keeps boost
+ * entries out while boost is off).
+ */
+static unsigned int ebt_resolve(struct cpufreq_policy *policy,
+				unsigned int target)
+{
+	unsigned int max = READ_ONCE(policy->max);
+	unsigned int i, best = 0;
+
+	for (i = 0; i < ebt_nfreqs; i++) {
+		if (ebt_table[i].frequency > max)
+			break;
+		best = i;
+		if (ebt_table[i].frequency >= target)
+			break;
+	}
+
+	return best;
+}
+
+static unsigned int ebt_fast_switch(struct cpufreq_policy *policy,
+				    unsigned int target_freq)
+{
+	struct ebt_policy *ep = policy->driver_data;
+	unsigned int cpu = raw_smp_processor_id();
+	unsigned int khz;
+
+	ebt_enter(ep);
+	/* A preemptible caller is not bound to any CPU: count that too. */
+	if (preemptible() || !cpumask_test_cpu(cpu, policy->cpus))
+		atomic64_inc(&ep->offcpu);
+	khz = ebt_apply(policy, ebt_resolve(policy, target_freq), 'f', cpu);
+	ebt_leave(ep);
+
+	return khz;
+}
+
+static int ebt_target_index(struct cpufreq_policy *policy, unsigned int index)
+{
+	struct ebt_policy *ep = policy->driver_data;
+
+	ebt_enter(ep);
+	ebt_apply(policy, index, 't', raw_smp_processor_id());
+	ebt_leave(ep);
+
+	return 0;
+}
+
+static unsigned int ebt_get(unsigned int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(cpu);
+	struct ebt_policy *ep;
+
+	if (!policy)
+		return 0;
+	ep = policy->driver_data;
+
+	return ep ? READ_ONCE(ep->cur_khz) : 0;
+}
+
+static int ebt_cpu_init(struct cpufreq_policy *policy)
+{
+	struct ebt_policy *ep, *pos;
+	int ret;
+
+	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
+	if (!ep)
+		return -ENOMEM;
+	ep->policy = policy;
+	ep->cur_khz = ebt_table[0].frequency;
+
+	if (shared) {
+		cpumask_copy(policy->cpus, cpu_possible_mask);
+		policy->shared_type = CPUFREQ_SHARED_TYPE_ANY;
+	}
+	policy->freq_table = ebt_table;
+	policy->cpuinfo.transition_latency = EBT_LATENCY_NS;
+	policy->fast_switch_possible = fast_switch;
+	policy->driver_data = ep;
+
+	/*
+	 * As cpufreq-dt does: enabling boost support from ->init(), before the
+	 * core adds the policy's sysfs files, gives the global "boost" file
+	 * (and, on kernels with per-policy boost, the policy's one).
+	 */
+	if (ebt_has_boost) {
+		ret = cpufreq_enable_boost_support();
+		if (ret) {
+			policy->driver_data = NULL;
+			kfree(ep);
+			return ret;
+		}
+	}
+
+	mutex_lock(&ebt_lock);
+	list_for_each_entry(pos, &ebt_policies, node)
+		if (pos->policy->cpu > policy->cpu)
+			break;
+	list_add_tail(&ep->node, &pos->node);
+	mutex_unlock(&ebt_lock);
+
+	return 0;
+}
+
+static void ebt_cpu_teardown(struct cpufreq_policy *policy)
+{
+	struct ebt_policy *ep = policy->driver_data;
+
+	mutex_lock(&ebt_lock);
+	list_del(&ep->node);
+	mutex_unlock(&ebt_lock);
+	policy->driver_data = NULL;
+	kfree(ep);
+}
+
+/*
+ * ->exit() returns void from 6.11 on.  (The version test spells out the
+ * major and patch level because checkpatch rejects LINUX_VERSION_CODE.)
+ */
+#if LINUX_VERSION_MAJOR > 6 || \
+	(LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 11)
+static void ebt_cpu_exit(struct cpufreq_policy *policy)
+{
+	ebt_cpu_teardown(policy);
+}
+#else
+static int ebt_cpu_exit(struct cpufreq_policy *policy)
+{
+	ebt_cpu_teardown(policy);
+	return 0;
+}
+#endif
+
+static struct freq_attr *ebt_boost_attr[] = {
+	&cpufreq_freq_attr_scaling_available_freqs,
+	&cpufreq_freq_attr_scaling_boost_freqs,
+	NULL,
+};
+
+/* Not const: flags, ->fast_switch and ->attr follow the parameters. */
+static struct cpufreq_driver ebt_driver = {
+	.name		= "ebtest",
+	.verify		= cpufreq_generic_frequency_table_verify,
+	.target_index	= ebt_target_index,
+	.get		= ebt_get,
+	.init		= ebt_cpu_init,
+	.exit		= ebt_cpu_exit,
+	.attr		= cpufreq_generic_attr,
+};
+
+/* Copies the recorded changes, oldest first; returns how many. */
+static unsigned int ebt_ring_copy(struct ebt_change *out)
+{
+	unsigned int len, first, n1;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ebt_ring_lock, flags);
+	len = ebt_ring_len;
+	first = (ebt_next_seq - len - 1) & (EBT_RING_SIZE - 1);
+	n1 = min(len, EBT_RING_SIZE - first);
+	memcpy(out, &ebt_ring[first], n1 * sizeof(*out));
+	memcpy(out + n1, ebt_ring, (len - n1) * sizeof(*out));
+	raw_spin_unlock_irqrestore(&ebt_ring_lock, flags);
+
+	return len;
+}
+
+static int ebt_open(struct inode *inode, struct file *file)
+{
+	struct ebt_snapshot *snap;
+	struct ebt_change *chg;
+	struct ebt_policy *ep;
+	unsigned int npol = 0, nchg, i;
+	size_t cap;
+
+	/* misc_open() left our struct miscdevice here. */
+	file->private_data = NULL;
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+
+	chg = kvmalloc_array(EBT_RING_SIZE, sizeof(*chg), GFP_KERNEL);
+	if (!chg)
+		return -ENOMEM;
+
+	mutex_lock(&ebt_lock);
+	list_for_each_entry(ep, &ebt_policies, node)
+		npol++;
+	cap = (size_t)npol * EBT_POLICY_LINE_MAX +
+	      (size_t)EBT_RING_SIZE * EBT_CHANGE_LINE_MAX;
+	snap = kvmalloc(struct_size(snap, text, cap), GFP_KERNEL);
+	if (!snap) {
+		mutex_unlock(&ebt_lock);
+		kvfree(chg);
+		return -ENOMEM;
+	}
+	snap->len = 0;
+	list_for_each_entry(ep, &ebt_policies, node)
+		snap->len += scnprintf(snap->text + snap->len, cap - snap->len,
+				       "policy %u cur %u overlaps %llu offcpu %llu changes %llu\n",
+				       READ_ONCE(ep->policy->cpu),
+				       READ_ONCE(ep->cur_khz),
+				       (u64)atomic64_read(&ep->overlaps),
+				       (u64)atomic64_read(&ep->offcpu),
+				       (u64)atomic64_read(&ep->changes));
+	mutex_unlock(&ebt_lock);
+
+	nchg = ebt_ring_copy(chg);
+	for (i = 0; i < nchg; i++)
+		snap->len += scnprintf(snap->text + snap->len, cap - snap->len,
+				       "change %llu %llu %u %u %u %c\n",
+				       chg[i].seq, chg[i].ts_ns,
+				       chg[i].policy_cpu, chg[i].on_cpu,
+				       chg[i].khz, chg[i].path);
+	kvfree(chg);
+
+	file->private_data = snap;
+	return 0;
+}
+
+static ssize_t ebt_read(struct file *file, char __user *buf, size_t count,
+			loff_t *ppos)
+{
+	struct ebt_snapshot *snap = file->private_data;
+
+	if (!snap)
+		return -EBADF;
+
+	return simple_read_from_buffer(buf, count, ppos, snap->text, snap->len);
+}
+
+static ssize_t ebt_write(struct file *file, const char __user *buf,
+			 size_t count, loff_t *ppos)
+{
+	char cmd[8];
+	unsigned long flags;
+
+	if (count >= sizeof(cmd))
+		return -EINVAL;
+	if (copy_from_user(cmd, buf, count))
+		return -EFAULT;
+	cmd[count] = '\0';
+	if (!sysfs_streq(cmd, "clear"))
+		return -EINVAL;
+
+	raw_spin_lock_irqsave(&ebt_ring_lock, flags);
+	ebt_ring_len = 0;
+	raw_spin_unlock_irqrestore(&ebt_ring_lock, flags);
+
+	return count;
+}
+
+static int ebt_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations ebt_fops = {
+	.owner		= THIS_MODULE,
+	.open		= ebt_open,
+	.read		= ebt_read,
+	.write		= ebt_write,
+	.release	= ebt_release,
+	.llseek		= default_llseek,
+};
+
+static struct miscdevice ebt_misc = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= "ebtest_cpufreq",
+	.fops	= &ebt_fops,
+	.mode	= 0600,
+};
+
+static int __init ebt_parse_freqs(void)
+{
+	char *buf, *s, *tok;
+	unsigned int khz, n = 0;
+	int ret = -EINVAL;
+
+	buf = kstrdup(freqs ? freqs : "", GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+
+	s = strim(buf);
+	while ((tok = strsep(&s, ",")) != NULL) {
+		tok = strim(tok);
+		if (n == EBT_MAX_FREQS) {
+			pr_err("freqs: more than %d entries\n", EBT_MAX_FREQS);
+			goto out;
+		}
+		if (kstrtouint(tok, 10, &khz) || !khz ||
+		    khz >= CPUFREQ_ENTRY_INVALID) {
+			pr_err("freqs: bad entry \"%s\"\n", tok);
+			goto out;
+		}
+		if (n && khz <= ebt_table[n - 1].frequency) {
+			pr_err("freqs: not strictly ascending at %u\n", khz);
+			goto out;
+		}
+		ebt_table[n].driver_data = n;
+		ebt_table[n].frequency = khz;
+		if (boost_from_khz && khz >= boost_from_khz) {
+			ebt_table[n].flags = CPUFREQ_BOOST_FREQ;
+			ebt_has_boost = true;
+		}
+		n++;
+	}
+
+	if (ebt_table[0].flags & CPUFREQ_BOOST_FREQ) {
+		pr_err("boost_from_khz=%u leaves no non-boost frequency\n",
+		       boost_from_khz);
+		goto out;
+	}
+	ebt_table[n].frequency = CPUFREQ_TABLE_END;
+	ebt_nfreqs = n;
+	ret = 0;
+out:
+	kfree(buf);
+	return ret;
+}
+
+static int __init ebt_init(void)
+{
+	int ret;
+
+	ret = ebt_parse_freqs();
+	if (ret)
+		return ret;
+
+	/* The guest's real clock never changes. */
+	ebt_driver.flags = CPUFREQ_CONST_LOOPS;
+	if (per_policy_gov)
+		ebt_driver.flags |= CPUFREQ_HAVE_GOVERNOR_PER_POLICY;
+	if (fast_switch)
+		ebt_driver.fast_switch = ebt_fast_switch;
+	if (ebt_has_boost)
+		ebt_driver.attr = ebt_boost_attr;
+
+	ret = misc_register(&ebt_misc);
+	if (ret) {
+		pr_err("cannot register /dev/%s: %d\n", ebt_misc.name, ret);
+		return ret;
+	}
+
+	ret = cpufreq_register_driver(&ebt_driver);
+	if (ret) {
+		pr_err("cannot register cpufreq driver: %d\n", ret);
+		misc_deregister(&ebt_misc);
+		return ret;
+	}
+
+	pr_info("%u frequencies, %s policies, fast switch %s%s\n",
+		ebt_nfreqs, shared ? "one shared" : "per-CPU",
+		fast_switch ? "on" : "off", ebt_has_boost ? ", boost" : "");
+	return 0;
+}
+module_init(ebt_init);
+
+static void __exit ebt_exit(void)
+{
+	cpufreq_unregister_driver(&ebt_driver);
+	misc_deregister(&ebt_misc);
+}
+module_exit(ebt_exit);
+
+MODULE_DESCRIPTION("Fake cpufreq driver for eventboost's tests");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,997 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eventboost selftests: run as root in a guest with eventboost.ko and the
+ * ebtest_cpufreq driver loaded (see run_guest.sh).  Table 800..4000 MHz, so
+ * the default base is 2.6 GHz (65% of max) and the default boost 4.0 GHz.
+ * Env: EBTEST_FAST=1 if the driver was loaded with fast_switch=1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../uapi/linux/eventboost.h"
+
+#define DEV		"/dev/eventboost"
+#define DRV		"/dev/ebtest_cpufreq"
+#define CPUFREQ		"/sys/devices/system/cpu/cpufreq"
+#define BASE		2600000u
+#define BOOST		4000000u
+#define MAX_POLICIES	64
+
+/* ---- sysfs and driver helpers ---- */
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int read_str(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	return 0;
+}
+
+static long read_long(const char *path)
+{
+	char buf[64];
+
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	return strtol(buf, NULL, 10);
+}
+
+static int policy_of(int cpu)
+{
+	char path[128], buf[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/related_cpus", cpu);
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	return atoi(buf);
+}
+
+/* Tunables: per policy, else global (driver without per-policy governors). */
+static void tunable_path(char *path, size_t len, int pol, const char *name)
+{
+	struct stat st;
+
+	snprintf(path, len, CPUFREQ "/policy%d/eventboost", pol);
+	if (stat(path, &st))
+		snprintf(path, len, CPUFREQ "/eventboost/%s", name);
+	else
+		snprintf(path, len, CPUFREQ "/policy%d/eventboost/%s", pol, name);
+}
+
+static int set_tunable(int pol, const char *name, const char *val)
+{
+	char path[160];
+
+	tunable_path(path, sizeof(path), pol, name);
+	return write_str(path, val);
+}
+
+static long get_tunable(int pol, const char *name)
+{
+	char path[160];
+
+	tunable_path(path, sizeof(path), pol, name);
+	return read_long(path);
+}
+
+static int set_policy_attr(int pol, const char *name, const char *val)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), CPUFREQ "/policy%d/%s", pol, name);
+	return write_str(path, val);
+}
+
+struct drv_policy {
+	long cur, overlaps, offcpu, changes;
+};
+
+struct drv_change {
+	long long seq, ts;
+	int policy, on_cpu;
+	long khz;
+	char path;
+};
+
+/* Snapshot the test driver's record; the last change of @pol in *last. */
+static int drv_read(int pol, struct drv_policy *p, struct drv_change *last)
+{
+	static char buf[1 << 20];
+	char *line, *save;
+	int fd = open(DRV, O_RDONLY | O_CLOEXEC), found = 0;
+	ssize_t n, off = 0;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf + off, sizeof(buf) - 1 - off)) > 0)
+		off += n;
+	close(fd);
+	buf[off] = 0;
+	if (last)
+		memset(last, 0, sizeof(*last));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct drv_change c;
+		struct drv_policy dp;
+		int pc;
+
+		if (sscanf(line, "policy %d cur %ld overlaps %ld offcpu %ld changes %ld",
+			   &pc, &dp.cur, &dp.overlaps, &dp.offcpu, &dp.changes) == 5) {
+			if (pc == pol) {
+				*p = dp;
+				found = 1;
+			}
+		} else if (last && sscanf(line, "change %lld %lld %d %d %ld %c", &c.seq,
+					  &c.ts, &c.policy, &c.on_cpu, &c.khz, &c.path) == 6) {
+			if (c.policy == pol)
+				*last = c;
+		}
+	}
+	return found ? 0 : -ENOENT;
+}
+
+static long cur_khz(int pol)
+{
+	struct drv_policy p;
+
+	return drv_read(pol, &p, NULL) ? -1 : p.cur;
+}
+
+static void msleep(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Poll for a frequency: the worker path and timers apply asynchronously. */
+static long wait_khz(int pol, long khz, long timeout_ms)
+{
+	long cur = -1;
+
+	for (long t = 0; t <= timeout_ms; t += 5) {
+		cur = cur_khz(pol);
+		if (cur == khz)
+			return cur;
+		msleep(5);
+	}
+	return cur;
+}
+
+static int fast_mode(void)
+{
+	const char *s = getenv("EBTEST_FAST");
+
+	return s && *s == '1';
+}
+
+/* With fast switch the frequency is set when the ioctl returns. */
+static long applied_khz(int pol, long khz)
+{
+	return fast_mode() ? cur_khz(pol) : wait_khz(pol, khz, 2000);
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int eb_open(void)
+{
+	return open(DEV, O_RDWR | O_CLOEXEC);
+}
+
+static int hint(int fd, unsigned long cmd)
+{
+	return ioctl(fd, cmd, 0) ? -errno : 0;
+}
+
+static int boost_for(int fd, unsigned int usec)
+{
+	struct eb_boost_for b = { .usec = usec };
+
+	return ioctl(fd, EB_IOC_BOOST_FOR, &b) ? -errno : 0;
+}
+
+static struct eb_client_info client_info(int fd)
+{
+	struct eb_client_info ci;
+
+	memset(&ci, 0xff, sizeof(ci));
+	if (ioctl(fd, EB_IOC_CLIENT_INFO, &ci))
+		ci.votes = ~0u;
+	return ci;
+}
+
+static int policy_stats(int fd, int cpu, struct eb_policy_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->cpu = cpu;
+	return ioctl(fd, EB_IOC_POLICY_STATS, st) ? -errno : 0;
+}
+
+static long time_in_state(int pol, long khz)
+{
+	char path[128], buf[4096], *p;
+
+	snprintf(path, sizeof(path), CPUFREQ "/policy%d/stats/time_in_state", pol);
+	if (read_str(path, buf, sizeof(buf)))
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		long f, t;
+
+		if (sscanf(p, "%ld %ld", &f, &t) == 2 && f == khz)
+			return t;
+	}
+	return -1;
+}
+
+/* ---- fixture: every policy freshly on eventboost, budget unlimited ---- */
+
+FIXTURE(eb) {
+	int ncpu;
+	int last_cpu;
+	int pol_last;		/* policy of the last CPU */
+	int pol_first;		/* policy of CPU 0 */
+	int shared;		/* CPU 0 and the last CPU share a policy */
+	int npol;
+	int pols[MAX_POLICIES];
+};
+
+static void all_governors(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(eb) *self, const char *gov)
+{
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_policy_attr(self->pols[i], "scaling_governor", gov));
+}
+
+FIXTURE_SETUP(eb)
+{
+	char seen[MAX_POLICIES] = { 0 };
+
+	self->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	ASSERT_GE(self->ncpu, 2) TH_LOG("the suite needs two online CPUs");
+	self->last_cpu = self->ncpu - 1;
+	self->npol = 0;
+	for (int cpu = 0; cpu < self->ncpu; cpu++) {
+		int pol = policy_of(cpu);
+
+		ASSERT_GE(pol, 0) TH_LOG("cpu%d has no cpufreq policy: load ebtest_cpufreq", cpu);
+		if (pol < MAX_POLICIES && !seen[pol]) {
+			seen[pol] = 1;
+			self->pols[self->npol++] = pol;
+		}
+	}
+	self->pol_first = policy_of(0);
+	self->pol_last = policy_of(self->last_cpu);
+	self->shared = self->pol_first == self->pol_last;
+	/* Leaving and re-entering the governor resets tunables and counters. */
+	all_governors(_metadata, self, "performance");
+	all_governors(_metadata, self, "eventboost");
+	for (int i = 0; i < self->npol; i++) {
+		ASSERT_EQ(0, set_policy_attr(self->pols[i], "scaling_max_freq", "4000000"));
+		ASSERT_EQ(0, set_policy_attr(self->pols[i], "scaling_min_freq", "800000"));
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "100"));
+		ASSERT_EQ(BASE, wait_khz(self->pols[i], BASE, 2000));
+	}
+}
+
+FIXTURE_TEARDOWN(eb)
+{
+	pin(0);
+}
+
+TEST_F(eb, abi_version)
+{
+	struct eb_version v = { 0 };
+	int fd = eb_open();
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, EB_IOC_VERSION, &v));
+	EXPECT_EQ(EB_ABI_VERSION, v.abi_version);
+	EXPECT_TRUE(v.features & EB_FEAT_GC);
+	EXPECT_TRUE(v.features & EB_FEAT_TIMED);
+	memset(&v, 0, sizeof(v));
+	v.reserved[5] = 1;
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_VERSION, &v));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(0u, v.abi_version);
+	close(fd);
+}
+
+TEST_F(eb, bad_ioctls_change_nothing)
+{
+	struct eb_boost_for b = { .usec = 1000, .flags = 1 };
+	struct eb_bind bind = { .tid = 0, .reserved = 1 };
+	struct eb_policy_stats st0, st1;
+	struct eb_client_info ci;
+	int fd;
+
+	pin(self->last_cpu);
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st0));
+
+	EXPECT_EQ(-1, ioctl(fd, _IO(EB_IOC_MAGIC, 0x7f), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(fd, _IO('x', 0x01), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_GC_ENTER, 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_QUEUE_BUSY, 7));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BOOST_FOR, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.flags = 0;
+	b.usec = EB_BOOST_FOR_MAX_US + 1;
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BOOST_FOR, &b));
+	EXPECT_EQ(EINVAL, errno);
+	b.usec = 1000;
+	b.reserved = 1;
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BOOST_FOR, &b));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BOOST_FOR, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BOOST_FOR, (void *)16));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BIND, &bind));
+	EXPECT_EQ(EINVAL, errno);
+	bind.reserved = 0;
+	bind.tid = -5;
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BIND, &bind));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_CLIENT_INFO, (void *)8));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_VERSION, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	memset(&st1, 0, sizeof(st1));
+	st1.in_flags = 1;
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_POLICY_STATS, &st1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-EINVAL, policy_stats(fd, 100000, &st1));
+
+	/* Nothing changed: no vote, no boost, no hint counted. */
+	ci = client_info(fd);
+	EXPECT_EQ(0u, ci.votes);
+	EXPECT_EQ(-1, ci.vote_cpu);
+	EXPECT_EQ(BASE, cur_khz(self->pol_last));
+	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st1));
+	EXPECT_EQ(st0.hints[EB_REASON_GC], st1.hints[EB_REASON_GC]);
+	EXPECT_EQ(st0.hints[EB_REASON_QUEUE], st1.hints[EB_REASON_QUEUE]);
+	EXPECT_EQ(st0.hints[EB_REASON_TIMED], st1.hints[EB_REASON_TIMED]);
+	EXPECT_EQ(st0.boosts, st1.boosts);
+	close(fd);
+}
+
+TEST_F(eb, defaults_and_tunable_validation)
+{
+	const char *junk[] = { "abc", "-1", "100", "99999999", "\n", "2600000x" };
+	int pol = self->pol_last, fd;
+
+	EXPECT_EQ(BASE, get_tunable(pol, "base_freq"));
+	EXPECT_EQ(BOOST, get_tunable(pol, "boost_freq"));
+	EXPECT_EQ(100000, get_tunable(pol, "max_boost_us"));
+	for (unsigned int i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+		EXPECT_EQ(-EINVAL, set_tunable(pol, "base_freq", junk[i])) TH_LOG("'%s'", junk[i]);
+		EXPECT_EQ(-EINVAL, set_tunable(pol, "boost_freq", junk[i])) TH_LOG("'%s'", junk[i]);
+	}
+	EXPECT_EQ(-EINVAL, set_tunable(pol, "budget_pct", "0"));
+	EXPECT_EQ(-EINVAL, set_tunable(pol, "budget_pct", "101"));
+	EXPECT_EQ(-EINVAL, set_tunable(pol, "max_boost_us", "0"));
+	EXPECT_EQ(-EINVAL, set_tunable(pol, "max_boost_us", "10000001"));
+	EXPECT_EQ(BASE, get_tunable(pol, "base_freq"));
+	EXPECT_EQ(BOOST, get_tunable(pol, "boost_freq"));
+	EXPECT_EQ(100, get_tunable(pol, "budget_pct"));
+	EXPECT_EQ(100000, get_tunable(pol, "max_boost_us"));
+	EXPECT_EQ(BASE, cur_khz(pol));
+
+	/* A new base applies at once; a new boost at the next boost. */
+	ASSERT_EQ(0, set_tunable(pol, "base_freq", "1600000"));
+	EXPECT_EQ(1600000, cur_khz(pol));
+	ASSERT_EQ(0, set_tunable(pol, "boost_freq", "3300000"));
+	pin(self->last_cpu);
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(3300000, applied_khz(pol, 3300000));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(1600000, applied_khz(pol, 1600000));
+	/* 0 restores the defaults. */
+	ASSERT_EQ(0, set_tunable(pol, "base_freq", "0"));
+	ASSERT_EQ(0, set_tunable(pol, "boost_freq", "0"));
+	EXPECT_EQ(BASE, get_tunable(pol, "base_freq"));
+	EXPECT_EQ(BOOST, get_tunable(pol, "boost_freq"));
+	EXPECT_EQ(BASE, cur_khz(pol));
+	close(fd);
+}
+
+TEST_F(eb, boost_lands_on_the_bound_threads_cpu)
+{
+	int fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	if (!self->shared)
+		EXPECT_EQ(BASE, cur_khz(self->pol_first));
+	EXPECT_EQ(self->last_cpu, client_info(fd).vote_cpu);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+	close(fd);
+}
+
+struct monitor_arg {
+	int fd, cpu;
+	unsigned long cmd;
+	int ret;
+};
+
+static void *monitor(void *p)
+{
+	struct monitor_arg *a = p;
+
+	pin(a->cpu);
+	a->ret = hint(a->fd, a->cmd);
+	return NULL;
+}
+
+static int hint_from_cpu(int fd, int cpu, unsigned long cmd)
+{
+	struct monitor_arg a = { .fd = fd, .cpu = cpu, .cmd = cmd, .ret = -1 };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, monitor, &a))
+		return -1;
+	pthread_join(t, NULL);
+	return a.ret;
+}
+
+TEST_F(eb, monitor_thread_boosts_the_loop_threads_cpu)
+{
+	int fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint_from_cpu(fd, 0, EB_IOC_QUEUE_BUSY));
+	/* Sync IPI from CPU 0: applied before the ioctl returned. */
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	if (!self->shared)
+		EXPECT_EQ(BASE, cur_khz(self->pol_first));
+	EXPECT_EQ(self->last_cpu, client_info(fd).vote_cpu);
+	ASSERT_EQ(0, hint_from_cpu(fd, 0, EB_IOC_QUEUE_IDLE));
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+	close(fd);
+}
+
+TEST_F(eb, votes_are_idempotent_and_per_reason)
+{
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	/* exit without enter is harmless */
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_IDLE));
+	EXPECT_EQ(0u, client_info(fd).votes);
+	EXPECT_EQ(BASE, cur_khz(pol));
+	/* enter twice, exit once: no vote */
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(0u, client_info(fd).votes);
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	/* reasons are separate votes */
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+	EXPECT_EQ(EB_VOTE_GC | EB_VOTE_QUEUE, client_info(fd).votes);
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(EB_VOTE_QUEUE, client_info(fd).votes);
+	EXPECT_EQ(BOOST, cur_khz(pol));
+	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_IDLE));
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	close(fd);
+}
+
+TEST_F(eb, timed_boost_ends_and_extends)
+{
+	struct eb_client_info ci;
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, boost_for(fd, 50000));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	ci = client_info(fd);
+	EXPECT_EQ(EB_VOTE_TIMED, ci.votes);
+	EXPECT_LE(ci.timed_left_us, 50000u);
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 3000));
+	EXPECT_EQ(0u, client_info(fd).votes);
+
+	/* extend: the later end wins; 0 ends it */
+	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, boost_for(fd, 300000));
+	ASSERT_EQ(0, boost_for(fd, 5000000));
+	EXPECT_GT(client_info(fd).timed_left_us, 300000u);
+	ASSERT_EQ(0, boost_for(fd, 1000));
+	EXPECT_GT(client_info(fd).timed_left_us, 300000u);
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	ASSERT_EQ(0, boost_for(fd, 0));
+	EXPECT_EQ(0u, client_info(fd).votes);
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	close(fd);
+}
+
+TEST_F(eb, close_releases)
+{
+	int fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	close(fd);
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+}
+
+TEST_F(eb, sigkill_releases)
+{
+	int p[2], status;
+	char c;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int fd;
+
+		pin(self->last_cpu);
+		fd = eb_open();
+		if (fd < 0 || hint(fd, EB_IOC_GC_ENTER) || boost_for(fd, 10000000))
+			_exit(1);
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ(1, read(p[0], &c, 1));
+	EXPECT_EQ(BOOST, wait_khz(self->pol_last, BOOST, 2000));
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status));
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+	close(p[0]);
+	close(p[1]);
+}
+
+struct opener_arg {
+	int cpu, fd;
+};
+
+static void *opener(void *p)
+{
+	struct opener_arg *a = p;
+
+	pin(a->cpu);
+	a->fd = eb_open();
+	if (a->fd >= 0 && hint(a->fd, EB_IOC_GC_ENTER))
+		a->fd = -1;
+	return NULL;	/* exits holding a vote */
+}
+
+TEST_F(eb, bound_thread_exit_releases_and_rebind)
+{
+	struct opener_arg a = { .cpu = self->last_cpu, .fd = -1 };
+	struct eb_bind b = { 0 };
+	pthread_t t;
+
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, pthread_create(&t, NULL, opener, &a));
+	pthread_join(t, NULL);
+	ASSERT_GE(a.fd, 0);
+	/* The vote ends with its thread, within about a tick. */
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+	EXPECT_EQ(0u, client_info(a.fd).votes);
+	EXPECT_EQ(0, client_info(a.fd).bound_tid);
+	EXPECT_EQ(-ESRCH, hint(a.fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(0, hint(a.fd, EB_IOC_GC_EXIT));
+	/* Rebind to this thread: hints work again, on this thread's CPU. */
+	ASSERT_EQ(0, pin(self->last_cpu));
+	ASSERT_EQ(0, ioctl(a.fd, EB_IOC_BIND, &b));
+	EXPECT_EQ(syscall(SYS_gettid), client_info(a.fd).bound_tid);
+	EXPECT_EQ(0, hint(a.fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	close(a.fd);
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+}
+
+TEST_F(eb, no_reach_into_other_processes)
+{
+	struct eb_bind b = { .tid = 1 };
+	int fd, status;
+	pid_t pid;
+
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	/* init is not a thread of ours */
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BIND, &b));
+	EXPECT_EQ(ESRCH, errno);
+	/* an inherited fd does not let a child hint for its parent */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(hint(fd, EB_IOC_GC_ENTER) == -EPERM &&
+		      boost_for(fd, 1000) == -EPERM ? 0 : 1);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0u, client_info(fd).votes);
+	close(fd);
+}
+
+TEST_F(eb, vote_follows_migration)
+{
+	int fd;
+
+	ASSERT_EQ(0, set_tunable(self->pol_last, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, set_tunable(self->pol_first, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	ASSERT_EQ(0, pin(0));
+	EXPECT_EQ(BOOST, wait_khz(self->pol_first, BOOST, 2000));
+	if (!self->shared)
+		EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+	for (int i = 0; i < 400 && client_info(fd).vote_cpu != 0; i++)
+		msleep(5);
+	EXPECT_EQ(0, client_info(fd).vote_cpu);
+	close(fd);
+	EXPECT_EQ(BASE, wait_khz(self->pol_first, BASE, 2000));
+}
+
+TEST_F(eb, watchdog_ends_long_votes)
+{
+	struct eb_policy_stats st;
+	int fd;
+
+	ASSERT_EQ(0, set_tunable(self->pol_last, "max_boost_us", "50000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 3000));
+	EXPECT_EQ(0u, client_info(fd).votes);
+	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st));
+	EXPECT_GE(st.watchdog_ends, 1u);
+	/* a new hint starts a new vote */
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	close(fd);
+}
+
+TEST_F(eb, budget_ends_and_refuses_boosts)
+{
+	struct eb_policy_stats st;
+	int pol = self->pol_last, fd, ret = 0;
+
+	/* 10% of a 1 s window: 100 ms of boost, then base until it rolls. */
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "10"));
+	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, boost_for(fd, 5000000));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 1500));
+	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st));
+	EXPECT_GE(st.budget_ends, 1u);
+	/* the sweep ends held votes */
+	for (int i = 0; i < 200 && client_info(fd).votes; i++)
+		msleep(5);
+	EXPECT_EQ(0u, client_info(fd).votes);
+	/* refused while spent (unless the window rolled meanwhile) */
+	if (st.flags & EB_POLICY_BUDGET_SPENT) {
+		ret = hint(fd, EB_IOC_GC_ENTER);
+		if (ret == -EBUSY) {
+			ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st));
+			EXPECT_GE(st.refused, 1u);
+			EXPECT_EQ(0u, client_info(fd).votes);
+		}
+	}
+	EXPECT_EQ(BASE, cur_khz(pol));
+	hint(fd, EB_IOC_GC_EXIT);
+	/* after the window boosts are allowed again */
+	msleep(1100);
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	close(fd);
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+}
+
+TEST_F(eb, limits_take_effect_at_once)
+{
+	/* QoS limits reach the governor from a work item: poll. */
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "3300000"));
+	EXPECT_EQ(3300000, wait_khz(pol, 3300000, 2000));
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "4000000"));
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "1600000"));
+	EXPECT_EQ(1600000, wait_khz(pol, 1600000, 2000));
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "4000000"));
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_min_freq", "3300000"));
+	EXPECT_EQ(3300000, wait_khz(pol, 3300000, 2000));
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_min_freq", "800000"));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	close(fd);
+}
+
+TEST_F(eb, apply_path_and_driver_rules)
+{
+	struct eb_policy_stats st;
+	struct drv_change last;
+	struct drv_policy dp;
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st));
+	EXPECT_TRUE(st.flags & EB_POLICY_GOVERNED);
+	EXPECT_EQ(!!fast_mode(), !!(st.flags & EB_POLICY_FAST_SWITCH));
+	/* from the boosted CPU and, by IPI, from another one */
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	ASSERT_EQ(0, drv_read(pol, &dp, &last));
+	EXPECT_EQ(fast_mode() ? 'f' : 't', last.path);
+	EXPECT_EQ(BOOST, last.khz);
+	if (fast_mode() && !self->shared)
+		EXPECT_EQ(self->last_cpu, last.on_cpu);
+	ASSERT_EQ(0, hint_from_cpu(fd, 0, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	ASSERT_EQ(0, drv_read(pol, &dp, &last));
+	EXPECT_EQ(BASE, last.khz);
+	if (fast_mode() && !self->shared)
+		EXPECT_EQ(self->last_cpu, last.on_cpu);
+	/* never concurrent, never off the policy's CPUs */
+	for (int i = 0; i < self->npol; i++) {
+		ASSERT_EQ(0, drv_read(self->pols[i], &dp, NULL));
+		EXPECT_EQ(0, dp.overlaps);
+		EXPECT_EQ(0, dp.offcpu);
+	}
+	close(fd);
+}
+
+TEST_F(eb, counters_latency_and_time_in_state)
+{
+	struct eb_policy_stats st0, st1;
+	long tis0, tis1, lat = 0;
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st0));
+	tis0 = time_in_state(pol, BOOST);
+	ASSERT_GE(tis0, 0) TH_LOG("no cpufreq stats/time_in_state");
+	for (int i = 0; i < 5; i++) {
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+		msleep(30);
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+		EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	}
+	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_IDLE));
+	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st1));
+	EXPECT_EQ(st0.hints[EB_REASON_GC] + 10, st1.hints[EB_REASON_GC]);
+	EXPECT_EQ(st0.hints[EB_REASON_QUEUE] + 2, st1.hints[EB_REASON_QUEUE]);
+	EXPECT_GE(st1.boosts, st0.boosts + 5);
+	EXPECT_GE(st1.boosted_ns, st0.boosted_ns + 5 * 30000000ull);
+	EXPECT_GE(st1.applied, st0.applied + 10);
+	for (int i = 0; i < EB_LAT_BUCKETS; i++)
+		lat += st1.latency[i] - st0.latency[i];
+	EXPECT_GE(lat, 10);
+	EXPECT_EQ(BASE, st1.base_khz);
+	EXPECT_EQ(BOOST, st1.boost_khz);
+	EXPECT_EQ(BASE, st1.target_khz);
+	/* time_in_state counts in 10 ms units */
+	tis1 = time_in_state(pol, BOOST);
+	EXPECT_GE(tis1, tis0 + 10);
+	close(fd);
+}
+
+TEST_F(eb, governor_switch_and_back)
+{
+	int fd;
+
+	ASSERT_EQ(0, set_tunable(self->pol_last, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "powersave"));
+	EXPECT_EQ(800000, cur_khz(self->pol_last));
+	/* hints while another governor runs are harmless */
+	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+	EXPECT_EQ(800000, cur_khz(self->pol_last));
+	close(fd);
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+}
+
+TEST_F(eb, cpu_hotplug_with_votes)
+{
+	char path[96];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", self->last_cpu);
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_tunable(self->pols[i], "max_boost_us", "10000000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	/* the thread is pushed off the dying CPU; its vote follows */
+	ASSERT_EQ(0, write_str(path, "0"));
+	EXPECT_EQ(BOOST, wait_khz(self->pol_first, BOOST, 2000))
+		TH_LOG("vote_cpu %d votes %u", client_info(fd).vote_cpu, client_info(fd).votes);
+	ASSERT_EQ(0, write_str(path, "1"));
+	if (!self->shared)
+		EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+	close(fd);
+	EXPECT_EQ(BASE, wait_khz(self->pol_first, BASE, 2000));
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+}
+
+struct hammer_arg {
+	int fd, cpu, errors;
+};
+
+static void *hammer(void *p)
+{
+	struct hammer_arg *a = p;
+
+	pin(a->cpu);
+	for (int i = 0; i < 2000; i++) {
+		if (hint(a->fd, i & 1 ? EB_IOC_GC_EXIT : EB_IOC_GC_ENTER))
+			a->errors++;
+		if (hint(a->fd, i & 2 ? EB_IOC_QUEUE_IDLE : EB_IOC_QUEUE_BUSY))
+			a->errors++;
+	}
+	return NULL;
+}
+
+TEST_F(eb, one_client_many_threads)
+{
+	struct hammer_arg a[4];
+	pthread_t t[4];
+	int fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	for (int i = 0; i < 4; i++) {
+		a[i] = (struct hammer_arg){ .fd = fd, .cpu = i % self->ncpu };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, hammer, &a[i]));
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(0, a[i].errors);
+	}
+	hint(fd, EB_IOC_GC_EXIT);
+	hint(fd, EB_IOC_QUEUE_IDLE);
+	EXPECT_EQ(0u, client_info(fd).votes);
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+	close(fd);
+}
+
+TEST_F(eb, tracepoints_record_hints_and_applies)
+{
+	const char *tr = "/sys/kernel/tracing";
+	char path[128], buf[65536];
+	int fd, tfd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/events/eventboost/enable", tr);
+	ASSERT_EQ(0, write_str(path, "1")) TH_LOG("tracefs not mounted at %s?", tr);
+	snprintf(path, sizeof(path), "%s/trace", tr);
+	ASSERT_EQ(0, write_str(path, ""));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+	close(fd);
+	snprintf(path, sizeof(path), "%s/events/eventboost/enable", tr);
+	write_str(path, "0");
+	snprintf(path, sizeof(path), "%s/trace", tr);
+	tfd = open(path, O_RDONLY);
+	ASSERT_GE(tfd, 0);
+	n = read(tfd, buf, sizeof(buf) - 1);
+	close(tfd);
+	ASSERT_GT(n, 0);
+	buf[n] = 0;
+	EXPECT_NE(NULL, strstr(buf, "eventboost_hint:"));
+	EXPECT_NE(NULL, strstr(buf, "eventboost_decide:"));
+	EXPECT_NE(NULL, strstr(buf, "eventboost_apply:"));
+	EXPECT_NE(NULL, strstr(buf, fast_mode() ? "path=fast" : "path=worker"));
+}
+
+TEST_F(eb, unload_refused_while_in_use)
+{
+	int fd;
+
+	/* governor in use */
+	EXPECT_NE(0, syscall(SYS_delete_module, "eventboost", O_NONBLOCK));
+	all_governors(_metadata, self, "performance");
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	/* client open */
+	EXPECT_NE(0, syscall(SYS_delete_module, "eventboost", O_NONBLOCK));
+	close(fd);
+	all_governors(_metadata, self, "eventboost");
+}
+
+TEST_HARNESS_MAIN

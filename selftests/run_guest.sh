@@ -1,0 +1,48 @@
+#!/bin/sh
+# Runs inside the guest (virtme-ng shares the host filesystem): load the
+# modules built for this kernel, run the suite once per test-driver mode,
+# unload, and fail on any kernel splat.  Writes "$OUT/result".
+#   run_guest.sh KVER TOP OUT [MODE-FILTER [TEST-ARGS]]
+KVER=$1 TOP=$2 OUT=$3 FILTER=${4:-} TARGS=${5:-}
+B=$TOP/build/$KVER
+T=$TOP/build/selftests/eventboost_test
+rc=0
+
+mountpoint -q /sys/kernel/tracing ||
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+modprobe -q cpufreq_powersave 2>/dev/null
+modprobe -q cpufreq_performance 2>/dev/null
+
+insmod "$B/eventboost/eventboost.ko" || rc=1
+# mode name, driver parameters, EBTEST_FAST
+for mode in "percpu-fast:shared=0 fast_switch=1:1" \
+	    "percpu-worker:shared=0 fast_switch=0:0" \
+	    "shared-global-fast:shared=1 fast_switch=1 per_policy_gov=0:1"; do
+	name=${mode%%:*}; rest=${mode#*:}
+	params=${rest%:*}; fast=${rest##*:}
+	case $name in *"$FILTER"*) ;; *) continue ;; esac
+	echo "# ==== $KVER $name ($params)"
+	# shellcheck disable=SC2086
+	if ! insmod "$B/ebtest/ebtest_cpufreq.ko" $params; then
+		echo "not ok - $name: ebtest_cpufreq did not load"
+		rc=1
+		continue
+	fi
+	# shellcheck disable=SC2086
+	EBTEST_FAST=$fast "$T" $TARGS || rc=1
+	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
+done
+if rmmod eventboost; then
+	echo "ok - eventboost unloads"
+else
+	echo "not ok - eventboost unloads"; rc=1
+fi
+
+if dmesg | grep -E 'BUG:|WARNING: CPU|Oops|Call Trace|possible circular locking|possible recursive locking|scheduling while atomic|INFO: task .* blocked|kmemleak|KASAN'; then
+	echo "not ok - kernel log has splats (above)"
+	rc=1
+else
+	echo "ok - kernel log clean"
+fi
+dmesg > "$OUT/dmesg-$KVER.txt"
+echo "$rc" > "$OUT/result-$KVER"

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Boot KVER under QEMU/TCG with virtme-ng and run run_guest.sh there.
+#   run_vm.sh KVER OUTDIR   (OUTDIR must be on the shared filesystem, not /tmp)
+# Env: EB_MODES (driver mode filter), EB_TEST_ARGS (kselftest args, e.g. -t name)
+set -uo pipefail
+kver=$1 out=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out/result-$kver"
+# KVM hangs at guest boot on these machines: TCG.  An Intel model gives the
+# guest constant_tsc, without which fast switching is refused.
+timeout --kill-after=30 "${EB_VM_TIMEOUT:-1200}" \
+	vng --disable-kvm -r "/boot/vmlinuz-$kver" --cpus 2 --memory 2G --rwdir "$out" \
+	    --qemu-opts="-cpu Skylake-Client-v1" \
+	    --exec "sh $top/selftests/run_guest.sh $kver $top $out '${EB_MODES:-}' '${EB_TEST_ARGS:-}'" \
+	</dev/null 2>&1 | tee "$out/tap-$kver.txt"
+if [ "$(cat "$out/result-$kver" 2>/dev/null)" != 0 ]; then
+	echo "FAIL: guest run on $kver (see $out/tap-$kver.txt, $out/dmesg-$kver.txt)"
+	exit 1
+fi
+echo "PASS: guest run on $kver"
