@@ -510,8 +510,8 @@ static int __init ebt_init(void)
 		return ret;
 	}
 
-	pr_info("%u frequencies, %s policies, fast switch %s%s\n",
-		ebt_nfreqs, shared ? "one shared" : "per-CPU",
+	pr_info("%u frequencies, %s, fast switch %s%s\n", ebt_nfreqs,
+		shared ? "one shared policy" : "a policy per CPU",
 		fast_switch ? "on" : "off", ebt_has_boost ? ", boost" : "");
 	return 0;
 }
