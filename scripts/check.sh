@@ -34,6 +34,10 @@ for k in "${kernels[@]}"; do
 	STRICT=1 scripts/kbuild.sh "$k" ebtest selftests/driver/Kbuild \
 		selftests/driver/ebtest_cpufreq.c || fail=1
 done
+step "libeventboost, ebctl and their host tests"
+make -s userlib || fail=1
+make -s -C userlib test OUT="$top/build/userlib" || fail=1
+scripts/test-install.sh "${kernels[1]}" || fail=1
 step "build selftests"
 make -s -C selftests || fail=1
 [ "$fail" = 0 ] || { echo "FAIL: build"; exit 1; }

@@ -30,6 +30,10 @@ for mode in "percpu-fast:shared=0 fast_switch=1:1" \
 	fi
 	# shellcheck disable=SC2086
 	EBTEST_FAST=$fast "$T" $TARGS || rc=1
+	if [ "$name" = percpu-fast ] && [ -z "$TARGS" ]; then
+		echo "# ---- libeventboost"
+		"$TOP/build/selftests/libeventboost_test" || rc=1
+	fi
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
 done
 if rmmod eventboost; then

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libeventboost: a thin, thread-safe wrapper around /dev/eventboost.
+ * Each call is one ioctl on the client's fd; the kernel serializes what
+ * must be serialized, so the handle needs no lock.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "eventboost.h"
+#include "../uapi/linux/eventboost.h"
+
+struct eb_client {
+	int fd;
+};
+
+static int eb_ioctl(struct eb_client *c, unsigned long cmd, void *arg)
+{
+	if (!c)
+		return -EINVAL;
+	return ioctl(c->fd, cmd, arg) ? -errno : 0;
+}
+
+int eb_open(struct eb_client **out, const char *device)
+{
+	struct eb_version v;
+	struct eb_client *c;
+	int fd, ret;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	if (!device) {
+		device = getenv("EVENTBOOST_DEVICE");
+		if (!device || !*device)
+			device = EB_DEFAULT_DEVICE;
+	}
+	fd = open(device, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EPERM ? -EACCES : -errno;
+	memset(&v, 0, sizeof(v));
+	if (ioctl(fd, EB_IOC_VERSION, &v)) {
+		/* not our device (ENOTTY) or an ABI we do not speak */
+		ret = errno == ENOTTY ? -ENOTTY : -errno;
+		goto fail;
+	}
+	if (v.abi_version != EB_ABI_VERSION) {
+		ret = -EPROTO;
+		goto fail;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	c->fd = fd;
+	*out = c;
+	return 0;
+fail:
+	close(fd);
+	return ret;
+}
+
+void eb_close(struct eb_client *c)
+{
+	if (!c)
+		return;
+	close(c->fd);
+	free(c);
+}
+
+int eb_bind(struct eb_client *c, int tid)
+{
+	struct eb_bind b = { .tid = tid };
+
+	return eb_ioctl(c, EB_IOC_BIND, &b);
+}
+
+int eb_gc_enter(struct eb_client *c)
+{
+	return eb_ioctl(c, EB_IOC_GC_ENTER, NULL);
+}
+
+int eb_gc_exit(struct eb_client *c)
+{
+	return eb_ioctl(c, EB_IOC_GC_EXIT, NULL);
+}
+
+int eb_queue_busy(struct eb_client *c)
+{
+	return eb_ioctl(c, EB_IOC_QUEUE_BUSY, NULL);
+}
+
+int eb_queue_idle(struct eb_client *c)
+{
+	return eb_ioctl(c, EB_IOC_QUEUE_IDLE, NULL);
+}
+
+int eb_boost_for(struct eb_client *c, unsigned int usec)
+{
+	struct eb_boost_for b = { .usec = usec };
+
+	return eb_ioctl(c, EB_IOC_BOOST_FOR, &b);
+}
+
+int eb_stats(struct eb_client *c, unsigned int cpu, struct eb_stats *st)
+{
+	struct eb_policy_stats k;
+	int ret;
+
+	if (!st)
+		return -EINVAL;
+	memset(&k, 0, sizeof(k));
+	k.cpu = cpu;
+	ret = eb_ioctl(c, EB_IOC_POLICY_STATS, &k);
+	if (ret)
+		return ret;
+	memset(st, 0, sizeof(*st));
+	st->policy_cpu = k.policy_cpu;
+	st->governed = !!(k.flags & EB_POLICY_GOVERNED);
+	st->fast_switch = !!(k.flags & EB_POLICY_FAST_SWITCH);
+	st->boosted = !!(k.flags & EB_POLICY_BOOSTED);
+	st->budget_spent = !!(k.flags & EB_POLICY_BUDGET_SPENT);
+	st->cur_khz = k.cur_khz;
+	st->target_khz = k.target_khz;
+	st->base_khz = k.base_khz;
+	st->boost_khz = k.boost_khz;
+	st->max_boost_us = k.max_boost_us;
+	st->budget_pct = k.budget_pct;
+	st->hints_gc = k.hints[EB_REASON_GC];
+	st->hints_queue = k.hints[EB_REASON_QUEUE];
+	st->hints_timed = k.hints[EB_REASON_TIMED];
+	st->boosts = k.boosts;
+	st->boosted_ns = k.boosted_ns;
+	st->governed_ns = k.governed_ns;
+	st->watchdog_ends = k.watchdog_ends;
+	st->budget_ends = k.budget_ends;
+	st->refused = k.refused;
+	st->applied = k.applied;
+	for (int i = 0; i < EB_LAT_BUCKETS && i < 16; i++)
+		st->latency[i] = k.latency[i];
+	return 0;
+}
+
+long eb_latency_percentile_us(const struct eb_stats *st, double pct)
+{
+	uint64_t total = 0, seen = 0, want;
+
+	if (!st || pct < 0 || pct > 100)
+		return -EINVAL;
+	for (int i = 0; i < 16; i++)
+		total += st->latency[i];
+	if (!total)
+		return -ENODATA;
+	want = (uint64_t)(pct / 100.0 * (double)total + 0.999999);
+	if (!want)
+		want = 1;
+	for (int i = 0; i < 16; i++) {
+		seen += st->latency[i];
+		if (seen >= want)
+			return 1L << i;		/* bucket i is < 2^i us */
+	}
+	return 1L << 15;
+}
+
+const char *eb_strerror(int err)
+{
+	switch (err) {
+	case 0:
+		return "success";
+	case -ENOENT:
+	case -ENXIO:
+	case -ENODEV:
+		return "no eventboost device: the module is not loaded (run 'sudo modprobe eventboost'), or EVENTBOOST_DEVICE names a missing path";
+	case -EACCES:
+	case -EPERM:
+		return "permission denied: the client is not in the bound thread's process, or the user cannot open /dev/eventboost (add the user to group 'eventboost'; the udev rule 60-eventboost.rules makes the device root:eventboost 0660)";
+	case -EPROTO:
+		return "ABI mismatch: the eventboost module and this libeventboost (ABI 1) speak different versions; install matching versions";
+	case -ENOTTY:
+		return "not an eventboost device: check EVENTBOOST_DEVICE";
+	case -EBUSY:
+		return "boost refused: the policy's budget_pct is spent for this 1 s window; retry later or raise budget_pct";
+	case -ESRCH:
+		return "the bound thread has exited: call eb_bind() from the thread to boost";
+	case -EINVAL:
+		return "invalid argument (a NULL handle, or a duration above 10 s)";
+	case -ENOMEM:
+		return "out of memory";
+	default:
+		return err < 0 ? strerror(-err) : "unknown error";
+	}
+}
