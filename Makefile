@@ -38,6 +38,7 @@ install: module userlib
 	install -D -m 0644 $(OUT)/userlib/eventboost.pc $(LIBDIR)/pkgconfig/eventboost.pc
 	install -D -m 0644 userlib/eventboost.h $(INCDIR)/eventboost.h
 	install -D -m 0644 uapi/linux/eventboost.h $(INCDIR)/linux/eventboost.h
+	install -D -m 0755 $(OUT)/userlib/ebctl $(BINDIR)/ebctl
 	install -D -m 0644 packaging/60-eventboost.rules $(UDEVDIR)/60-eventboost.rules
 	@if [ -z "$(DESTDIR)" ]; then \
 		depmod -a $(KVER); \

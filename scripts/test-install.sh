@@ -14,7 +14,7 @@ echo "1..5"
 t "make install DESTDIR" 'make -s -C "$top" install DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null'
 files="lib/modules/$kver/extra/eventboost.ko usr/lib/libeventboost.so.0.1.0 usr/lib/libeventboost.so.1
 usr/lib/libeventboost.so usr/lib/libeventboost.a usr/lib/pkgconfig/eventboost.pc usr/include/eventboost.h
-usr/include/linux/eventboost.h lib/udev/rules.d/60-eventboost.rules"
+usr/include/linux/eventboost.h usr/bin/ebctl lib/udev/rules.d/60-eventboost.rules"
 t "every file landed" 'for f in $files; do [ -e "$d/$f" ] || { echo "# missing $f"; exit 1; }; done'
 t "soname is libeventboost.so.1" 'objdump -p "$d/usr/lib/libeventboost.so.0.1.0" | grep -q "SONAME *libeventboost.so.1"'
 cat > "$top/build/destdir-prog.c" <<'C'

@@ -33,6 +33,9 @@ for mode in "percpu-fast:shared=0 fast_switch=1:1" \
 	if [ "$name" = percpu-fast ] && [ -z "$TARGS" ]; then
 		echo "# ---- libeventboost"
 		"$TOP/build/selftests/libeventboost_test" || rc=1
+		echo "# ---- ebctl"
+		sh "$TOP/selftests/ebctl_test.sh" "$TOP/build/userlib/ebctl" \
+			"$B/eventboost/eventboost.ko" || rc=1
 	fi
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
 done
