@@ -38,6 +38,9 @@ step "libeventboost, ebctl and their host tests"
 make -s userlib || fail=1
 make -s -C userlib test OUT="$top/build/userlib" || fail=1
 scripts/test-install.sh "${kernels[1]}" || fail=1
+step "node binding: build and host tests"
+(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null &&
+	npm test) || fail=1
 step "build selftests"
 make -s -C selftests || fail=1
 [ "$fail" = 0 ] || { echo "FAIL: build"; exit 1; }

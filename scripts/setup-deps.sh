@@ -4,13 +4,19 @@
 set -euo pipefail
 
 want_pkgs=(qemu-system-x86 busybox-static sparse flex bison bc libelf-dev
-	   libssl-dev pkg-config kmod cpio zstd python3-pip trace-cmd)
+	   libssl-dev pkg-config kmod cpio zstd python3-pip trace-cmd
+	   g++ make python3 util-linux wrk)
 
 newest() { # newest installed-or-available package matching a regex
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
 }
 
 need=()
+# Node.js with npm and its headers (the addon builds against them offline).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1 ||
+   [ ! -e "$(dirname "$(command -v node)")/../include/node/node.h" ]; then
+	need+=(nodejs npm libnode-dev)
+fi
 for p in "${want_pkgs[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done

@@ -1,0 +1,90 @@
+/** V8 collections whose pauses eventboost can boost. */
+export type GcKind =
+  | 'scavenge'
+  | 'minor-mark-compact'
+  | 'mark-compact'
+  | 'incremental-marking'
+  | 'weak-callbacks';
+
+export interface StartOptions {
+  /** GC-Boost: true (scavenge, minor-mark-compact, mark-compact), false, or the kinds to boost. Default true. */
+  gc?: boolean | GcKind[];
+  /** Queue-Boost. Default true. */
+  queue?: boolean;
+  /** Dynamic thresholds are the running averages times this factor (1..100). Default 2.5. */
+  queueFactor?: number;
+  /** Monitor sample period in microseconds while the loop is busy (100..1000000). Default 1000. */
+  sampleUs?: number;
+  /** Hint device. Default $EVENTBOOST_DEVICE, else /dev/eventboost. */
+  device?: string;
+}
+
+export interface StartResult {
+  active: boolean;
+  /** Why eventboost is inactive and what to do; null when active. */
+  reason: string | null;
+}
+
+export interface Stats {
+  active: boolean;
+  reason: string | null;
+  /** The event-loop thread the client is bound to, and the CPU it is on now. */
+  thread: { tid: number; cpu: number } | null;
+  gc: {
+    enabled: boolean;
+    kinds: GcKind[];
+    /** GCs whose boost hint the kernel accepted. */
+    boosts: number;
+    /** Hints refused because the policy's budget was spent. */
+    refused: number;
+    errors: number;
+    /** Hooked GCs, their total and longest pause. */
+    count: number;
+    timeMs: number;
+    maxMs: number;
+    byKind: Record<GcKind, number>;
+  };
+  queue: {
+    enabled: boolean;
+    boosts: number;
+    boostedNow: boolean;
+    boostedMs: number;
+    /** Boosts started by the queue length, and by the head-of-line time. */
+    byLength: number;
+    byHeadOfLine: number;
+    refused: number;
+    errors: number;
+    /** Running averages the thresholds scale. */
+    avgLength: number;
+    avgBusyUs: number;
+    iterations: number;
+    samples: number;
+    monitorWakeups: number;
+  };
+  /** The kernel's counters for the policy of the loop's CPU; null when unavailable. */
+  kernel: {
+    policy: number;
+    governed: boolean;
+    fastSwitch: boolean;
+    boosted: boolean;
+    budgetSpent: boolean;
+    curKhz: number;
+    baseKhz: number;
+    boostKhz: number;
+    hints: { gc: number; queue: number; timed: number };
+    boosts: number;
+    boostedShare: number;
+    watchdogEnds: number;
+    budgetEnds: number;
+    refused: number;
+    latencyP50Us: number | null;
+    latencyP99Us: number | null;
+  } | null;
+}
+
+/** Start for the calling thread's event loop; throws TypeError/RangeError on invalid options only. */
+export function start(options?: StartOptions): StartResult;
+/** Undo everything; safe to call when not started. */
+export function stop(): void;
+export function stats(): Stats;
+export const GC_KINDS: readonly GcKind[];

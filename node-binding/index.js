@@ -1,0 +1,110 @@
+'use strict';
+// eventboost: boost the event loop's core during V8 GC and while the
+// loop's queue is backed up.  Inert (never throws, changes nothing) where
+// the governor is absent.  One client per thread: the main thread and each
+// Worker that calls start() have their own.
+const { normalize, GC_KINDS } = require('./lib/options');
+
+let native = null;
+let loadError = null;
+try {
+  native = require('./build/Release/eventboost.node');
+} catch (e) {
+  loadError = e;
+}
+
+let state = { active: false, reason: 'not started', options: null };
+
+function inactive(reason) {
+  state = { active: false, reason, options: null };
+  return { active: false, reason };
+}
+
+/**
+ * Start GC-Boost and Queue-Boost for the calling thread's event loop.
+ * Returns {active: true, reason: null}, or {active: false, reason} saying
+ * what to do; throws only on invalid options.  Calling it again replaces
+ * the running configuration.
+ */
+function start(options) {
+  const o = normalize(options);
+  if (!native) {
+    return inactive(`the native addon is not built (${String(loadError.message).split('\n')[0]}); ` +
+      "run 'npm rebuild eventboost'");
+  }
+  native.stop();
+  if (!o.gc.length && !o.queue) return inactive('gc and queue are both off: nothing to do');
+  const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
+  const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs);
+  if (!r.active) return inactive(r.reason);
+  state = { active: true, reason: null, options: o };
+  return { active: true, reason: null };
+}
+
+/** Stop: unhook, end every vote, close the client.  Safe to call twice. */
+function stop() {
+  if (native) native.stop();
+  if (state.active) state = { active: false, reason: 'stopped', options: null };
+}
+
+function ms(ns) { return ns / 1e6; }
+
+/** What this thread's eventboost did, and the kernel's view of its core's policy. */
+function stats() {
+  const n = native ? native.stats() : null;
+  const o = state.options;
+  const g = n ? n.gc : null;
+  const q = n ? n.queue : null;
+  const k = n ? n.kernel : null;
+  return {
+    active: state.active,
+    reason: state.reason,
+    thread: n && n.tid ? { tid: n.tid, cpu: n.cpu } : null,
+    gc: {
+      enabled: !!(o && o.gc.length),
+      kinds: o ? o.gc : [],
+      boosts: g ? g.boosts : 0,
+      refused: g ? g.refused : 0,
+      errors: g ? g.errors : 0,
+      count: g ? g.count : 0,
+      timeMs: g ? ms(g.totalNs) : 0,
+      maxMs: g ? ms(g.maxNs) : 0,
+      byKind: Object.fromEntries(GC_KINDS.map((kind, i) => [kind, g ? g.byKind[i] : 0])),
+    },
+    queue: {
+      enabled: !!(o && o.queue),
+      boosts: q ? q.boosts : 0,
+      boostedNow: q ? q.boostedNow : false,
+      boostedMs: q ? ms(q.boostedNs) : 0,
+      byLength: q ? q.byLength : 0,
+      byHeadOfLine: q ? q.byHeadOfLine : 0,
+      refused: q ? q.refused : 0,
+      errors: q ? q.errors : 0,
+      avgLength: q ? q.avgLength : 0,
+      avgBusyUs: q ? q.avgBusyUs : 0,
+      iterations: q ? q.iterations : 0,
+      samples: q ? q.samples : 0,
+      monitorWakeups: q ? q.wakeups : 0,
+    },
+    kernel: k ? {
+      policy: k.policy,
+      governed: k.governed,
+      fastSwitch: k.fastSwitch,
+      boosted: k.boosted,
+      budgetSpent: k.budgetSpent,
+      curKhz: k.curKhz,
+      baseKhz: k.baseKhz,
+      boostKhz: k.boostKhz,
+      hints: { gc: k.hintsGc, queue: k.hintsQueue, timed: k.hintsTimed },
+      boosts: k.boosts,
+      boostedShare: k.governedNs ? k.boostedNs / k.governedNs : 0,
+      watchdogEnds: k.watchdogEnds,
+      budgetEnds: k.budgetEnds,
+      refused: k.refused,
+      latencyP50Us: k.latencyP50Us >= 0 ? k.latencyP50Us : null,
+      latencyP99Us: k.latencyP99Us >= 0 ? k.latencyP99Us : null,
+    } : null,
+  };
+}
+
+module.exports = { start, stop, stats, GC_KINDS };

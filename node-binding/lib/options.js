@@ -1,0 +1,111 @@
+'use strict';
+// Options of start() and the preload's environment: validated here, so a
+// mistake is a TypeError or RangeError that names the option.
+
+const GC_KINDS = ['scavenge', 'minor-mark-compact', 'mark-compact',
+  'incremental-marking', 'weak-callbacks'];
+// The stop-the-world pauses of the event-loop thread.
+const DEFAULT_GC_KINDS = ['scavenge', 'minor-mark-compact', 'mark-compact'];
+const DEFAULTS = Object.freeze({
+  gc: true, queue: true, queueFactor: 2.5, sampleUs: 1000, device: undefined,
+});
+const QUEUE_FACTOR_MIN = 1;
+const QUEUE_FACTOR_MAX = 100;
+const SAMPLE_US_MIN = 100;
+const SAMPLE_US_MAX = 1000000;
+
+function describe(v) {
+  if (typeof v === 'string') return `'${v}'`;
+  if (v === null || typeof v !== 'object') return String(v);
+  return Array.isArray(v) ? 'an array' : 'an object';
+}
+
+function typeError(name, want, got) {
+  return new TypeError(`eventboost: option ${name} must be ${want}, got ${describe(got)}`);
+}
+
+function gcKinds(v) {
+  if (v === true) return [...DEFAULT_GC_KINDS];
+  if (v === false) return [];
+  if (!Array.isArray(v)) {
+    throw typeError('gc', `true, false or an array of GC kinds (${GC_KINDS.join(', ')})`, v);
+  }
+  for (const k of v) {
+    if (typeof k !== 'string') throw typeError('gc', 'an array of strings', v);
+    if (!GC_KINDS.includes(k)) {
+      throw new RangeError(`eventboost: option gc: unknown GC kind '${k}' (kinds: ${GC_KINDS.join(', ')})`);
+    }
+  }
+  return [...new Set(v)];
+}
+
+function number(name, v, min, max, integer) {
+  if (typeof v !== 'number' || Number.isNaN(v)) {
+    throw typeError(name, integer ? 'an integer' : 'a number', v);
+  }
+  if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
+    throw new RangeError(`eventboost: option ${name} must be ${integer ? 'an integer' : 'a number'} ` +
+      `from ${min} to ${max}, got ${v}`);
+  }
+  return v;
+}
+
+// start()'s options, with defaults filled in.  Throws on anything wrong.
+function normalize(options) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`eventboost: options must be an object, got ${describe(options)}`);
+  }
+  for (const k of Object.keys(options)) {
+    if (!(k in DEFAULTS)) {
+      throw new TypeError(`eventboost: unknown option '${k}' (options: ${Object.keys(DEFAULTS).join(', ')})`);
+    }
+  }
+  const o = { ...DEFAULTS };
+  for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v;
+  const queue = o.queue;
+  if (typeof queue !== 'boolean') throw typeError('queue', 'true or false', queue);
+  if (o.device !== undefined && (typeof o.device !== 'string' || !o.device || o.device.includes('\0'))) {
+    throw typeError('device', 'a non-empty path', o.device);
+  }
+  return {
+    gc: gcKinds(o.gc),
+    queue,
+    queueFactor: number('queueFactor', o.queueFactor, QUEUE_FACTOR_MIN, QUEUE_FACTOR_MAX, false),
+    sampleUs: number('sampleUs', o.sampleUs, SAMPLE_US_MIN, SAMPLE_US_MAX, true),
+    device: o.device,
+  };
+}
+
+// The preload's options from the environment: {options} or {off: true}.
+// A bad value is an Error whose message names the variable.
+function fromEnv(env) {
+  const mode = (env.EVENTBOOST ?? 'all').trim();
+  const modes = { off: null, gc: { gc: true, queue: false }, queue: { gc: false, queue: true }, all: {}, '': {} };
+  if (!(mode in modes)) {
+    throw new Error(`EVENTBOOST must be off, gc, queue or all, got '${mode}'`);
+  }
+  if (modes[mode] === null) return { off: true };
+  const options = { ...modes[mode] };
+  const num = (name, key) => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return;
+    const v = Number(raw);
+    if (Number.isNaN(v)) throw new Error(`${name} must be a number, got '${raw}'`);
+    options[key] = v;
+  };
+  num('EVENTBOOST_QUEUE_FACTOR', 'queueFactor');
+  num('EVENTBOOST_SAMPLE_US', 'sampleUs');
+  if (env.EVENTBOOST_DEVICE) options.device = env.EVENTBOOST_DEVICE;
+  try {
+    normalize(options);
+  } catch (e) {
+    const name = { queueFactor: 'EVENTBOOST_QUEUE_FACTOR', sampleUs: 'EVENTBOOST_SAMPLE_US',
+      device: 'EVENTBOOST_DEVICE' };
+    const m = /option (\w+)/.exec(e.message);
+    throw new Error(m && name[m[1]] ? e.message.replace(/^eventboost: option \w+/, name[m[1]]) : e.message);
+  }
+  return { options };
+}
+
+module.exports = { normalize, fromEnv, GC_KINDS, DEFAULT_GC_KINDS, DEFAULTS };

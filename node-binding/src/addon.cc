@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The native half of the npm package: one eventboost client per Node
+// environment (the main thread and each Worker), its GC hooks and its queue
+// monitor.  Options are validated and results shaped in JavaScript.
+#include <napi.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <uv.h>
+#include <v8.h>
+
+#include "eventboost.h"
+#include "gc_hooks.h"
+#include "queue_monitor.h"
+
+namespace eventboost {
+namespace {
+
+struct Instance {
+  eb_client* client = nullptr;
+  GcHooks gc;
+  QueueMonitor queue;
+  pid_t tid = 0;
+
+  void Stop() {
+    gc.Stop();
+    queue.Stop();
+    eb_close(client);  // the kernel drops whatever the client still held
+    client = nullptr;
+  }
+};
+
+Instance* Get(const Napi::Env& env) { return env.GetInstanceData<Instance>(); }
+
+Napi::Object Result(Napi::Env env, bool active, int err) {
+  Napi::Object r = Napi::Object::New(env);
+  r.Set("active", active);
+  r.Set("errno", err);
+  r.Set("reason", err ? Napi::Value(Napi::String::New(env, eb_strerror(err)))
+                      : env.Null());
+  return r;
+}
+
+// start(device|null, gcTypes, queue, queueFactor, sampleUs)
+Napi::Value Start(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Instance* in = Get(env);
+  if (info.Length() != 5 || !(info[0].IsString() || info[0].IsNull()) ||
+      !info[1].IsNumber() || !info[2].IsBoolean() || !info[3].IsNumber() ||
+      !info[4].IsNumber()) {
+    Napi::TypeError::New(env, "eventboost native start: bad arguments")
+        .ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  in->Stop();
+
+  std::string device;
+  if (info[0].IsString()) device = info[0].As<Napi::String>().Utf8Value();
+  unsigned gc_types = info[1].As<Napi::Number>().Uint32Value();
+  bool queue = info[2].As<Napi::Boolean>().Value();
+  double factor = info[3].As<Napi::Number>().DoubleValue();
+  unsigned sample_us = info[4].As<Napi::Number>().Uint32Value();
+
+  // Binds the client to this thread: the loop's thread.
+  int err = eb_open(&in->client, device.empty() ? nullptr : device.c_str());
+  if (err) return Result(env, false, err);
+  in->tid = static_cast<pid_t>(syscall(SYS_gettid));
+
+  if (queue) {
+    uv_loop_t* loop = nullptr;
+    if (napi_get_uv_event_loop(env, &loop) != napi_ok || !loop)
+      err = -ENOTSUP;
+    else
+      err = in->queue.Start(loop, in->client, factor, sample_us);
+    if (err) {
+      in->Stop();
+      return Result(env, false, err);
+    }
+  }
+  if (gc_types) in->gc.Start(v8::Isolate::GetCurrent(), in->client, gc_types);
+  return Result(env, true, 0);
+}
+
+Napi::Value Stop(const Napi::CallbackInfo& info) {
+  Get(info.Env())->Stop();
+  return info.Env().Undefined();
+}
+
+Napi::Value Stats(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Instance* in = Get(env);
+  Napi::Object o = Napi::Object::New(env);
+  auto num = [&](Napi::Object& obj, const char* k, double v) {
+    obj.Set(k, Napi::Number::New(env, v));
+  };
+
+  o.Set("active", in->client != nullptr);
+  num(o, "tid", in->tid);
+  num(o, "cpu", sched_getcpu());
+
+  const GcHooks::Counters& g = in->gc.counters();
+  Napi::Object gc = Napi::Object::New(env);
+  num(gc, "boosts", g.boosts);
+  num(gc, "refused", g.refused);
+  num(gc, "errors", g.errors);
+  num(gc, "count", g.count);
+  num(gc, "totalNs", g.total_ns);
+  num(gc, "maxNs", g.max_ns);
+  num(gc, "lastErrno", g.last_error);
+  Napi::Array kinds = Napi::Array::New(env, kGcKinds);
+  for (int i = 0; i < kGcKinds; i++) kinds.Set(i, Napi::Number::New(env, g.by_kind[i]));
+  gc.Set("byKind", kinds);
+  o.Set("gc", gc);
+
+  QueueMonitor::Counters q = in->queue.counters();
+  Napi::Object qo = Napi::Object::New(env);
+  num(qo, "boosts", q.boosts);
+  num(qo, "boostedNs", q.boosted_ns);
+  qo.Set("boostedNow", q.boosted_now);
+  num(qo, "byLength", q.by_length);
+  num(qo, "byHeadOfLine", q.by_head_of_line);
+  num(qo, "refused", q.refused);
+  num(qo, "errors", q.errors);
+  num(qo, "samples", q.samples);
+  num(qo, "wakeups", q.wakeups);
+  num(qo, "iterations", q.iterations);
+  num(qo, "avgLength", q.avg_length);
+  num(qo, "avgBusyUs", q.avg_busy_us);
+  num(qo, "lastErrno", q.last_error);
+  o.Set("queue", qo);
+
+  struct eb_stats st;
+  int cpu = sched_getcpu();
+  if (in->client && cpu >= 0 && !eb_stats(in->client, cpu, &st)) {
+    Napi::Object k = Napi::Object::New(env);
+    num(k, "policy", st.policy_cpu);
+    k.Set("governed", st.governed != 0);
+    k.Set("fastSwitch", st.fast_switch != 0);
+    k.Set("boosted", st.boosted != 0);
+    k.Set("budgetSpent", st.budget_spent != 0);
+    num(k, "curKhz", st.cur_khz);
+    num(k, "baseKhz", st.base_khz);
+    num(k, "boostKhz", st.boost_khz);
+    num(k, "hintsGc", st.hints_gc);
+    num(k, "hintsQueue", st.hints_queue);
+    num(k, "hintsTimed", st.hints_timed);
+    num(k, "boosts", st.boosts);
+    num(k, "boostedNs", st.boosted_ns);
+    num(k, "governedNs", st.governed_ns);
+    num(k, "watchdogEnds", st.watchdog_ends);
+    num(k, "budgetEnds", st.budget_ends);
+    num(k, "refused", st.refused);
+    num(k, "latencyP50Us", eb_latency_percentile_us(&st, 50));
+    num(k, "latencyP99Us", eb_latency_percentile_us(&st, 99));
+    o.Set("kernel", k);
+  } else {
+    o.Set("kernel", env.Null());
+  }
+  return o;
+}
+
+Napi::Value Strerror(const Napi::CallbackInfo& info) {
+  int err = info[0].As<Napi::Number>().Int32Value();
+  return Napi::String::New(info.Env(), eb_strerror(err));
+}
+
+void Cleanup(void* arg) { static_cast<Instance*>(arg)->Stop(); }
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  auto* in = new Instance();
+  env.SetInstanceData(in);  // deleted at environment teardown
+  // A Worker that ends, or the process, undoes everything it did.
+  napi_add_env_cleanup_hook(env, Cleanup, in);
+  exports.Set("start", Napi::Function::New(env, Start));
+  exports.Set("stop", Napi::Function::New(env, Stop));
+  exports.Set("stats", Napi::Function::New(env, Stats));
+  exports.Set("strerror", Napi::Function::New(env, Strerror));
+  Napi::Object kinds = Napi::Object::New(env);
+  kinds.Set("scavenge", double(v8::kGCTypeScavenge));
+  kinds.Set("minor-mark-compact", double(v8::kGCTypeMinorMarkCompact));
+  kinds.Set("mark-compact", double(v8::kGCTypeMarkSweepCompact));
+  kinds.Set("incremental-marking", double(v8::kGCTypeIncrementalMarking));
+  kinds.Set("weak-callbacks", double(v8::kGCTypeProcessWeakCallbacks));
+  exports.Set("gcKinds", kinds);
+  return exports;
+}
+
+}  // namespace
+}  // namespace eventboost
+
+static Napi::Object InitEventboost(Napi::Env env, Napi::Object exports) {
+  return eventboost::Init(env, exports);
+}
+
+NODE_API_MODULE(eventboost, InitEventboost)

@@ -1,0 +1,158 @@
+'use strict';
+// The npm package against the real governor in a guest.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const h = require('./helpers');
+
+test.beforeEach(() => h.governEverything());
+
+test('GC-Boost: an allocating loop boosts its own core during GC and returns to base', async () => {
+  h.clear();
+  const r = await h.runNode(h.PRELUDE + `
+const s = eb.start({ queue: false });
+if (!s.active) throw new Error(s.reason);
+pin(process.pid, 1);
+alloc(1500);
+setTimeout(() => console.log(JSON.stringify(eb.stats())), 300);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const st = r.json[0];
+  assert.strictEqual(st.active, true);
+  assert.strictEqual(st.thread.cpu, 1);
+  assert.ok(st.gc.count > 0 && st.gc.boosts > 0, JSON.stringify(st.gc));
+  assert.strictEqual(st.gc.errors, 0);
+  assert.ok(st.gc.byKind.scavenge > 0);
+  assert.strictEqual(st.kernel.policy, 1);
+  assert.ok(st.kernel.hints.gc > 0);
+  assert.strictEqual(st.queue.enabled, false);
+  const ch = h.changes();
+  assert.ok(ch.some((c) => c.policy === 1 && c.khz === h.BOOST), 'policy 1 went to boost');
+  assert.ok(!ch.some((c) => c.policy === 0 && c.khz === h.BOOST), 'policy 0 was not boosted');
+  assert.strictEqual(h.cur(1), h.BASE);
+});
+
+test('Queue-Boost: a callback that blocks the loop boosts; the boost ends when the loop drains', async () => {
+  h.governEverything({ maxBoostUs: 2000000 });
+  h.clear();
+  const r = await h.runNode(h.PRELUDE + `
+const fs = require('node:fs');
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+pin(process.pid, 1);
+let i = 0;
+const tick = () => (++i < 300 ? setImmediate(tick) : block());
+function block() {
+  console.log('blocking');
+  const end = Date.now() + 600;
+  while (Date.now() < end);
+  setTimeout(() => {
+    const cur = /^policy 1 cur (\\d+)/m.exec(fs.readFileSync('/dev/ebtest_cpufreq', 'utf8'))[1];
+    console.log(JSON.stringify({ stats: eb.stats(), cur: Number(cur) }));
+  }, 500);
+}
+setImmediate(tick);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { stats: st, cur } = r.json[0];
+  assert.ok(st.queue.boosts >= 1, JSON.stringify(st.queue));
+  assert.ok(st.queue.byHeadOfLine >= 1, JSON.stringify(st.queue));
+  assert.strictEqual(st.queue.errors, 0);
+  assert.strictEqual(st.queue.boostedNow, false, 'drained loop holds no boost');
+  assert.ok(st.queue.boostedMs > 0);
+  assert.strictEqual(st.kernel.boosted, false);
+  assert.strictEqual(cur, h.BASE, 'policy 1 back at base while the process still runs');
+  assert.strictEqual(st.gc.count, 0);
+  const ch = h.changes();
+  assert.ok(ch.some((c) => c.policy === 1 && c.khz === h.BOOST), 'policy 1 went to boost');
+  assert.ok(!ch.some((c) => c.policy === 0 && c.khz === h.BOOST), 'policy 0 was not boosted');
+});
+
+test("Worker: a Worker's boosts land on the Worker's core, with its own client", async () => {
+  h.clear();
+  const r = await h.runNode(h.PRELUDE + `
+const { Worker } = require('node:worker_threads');
+pin(process.pid, 0);
+const w = new Worker(\`
+  const { parentPort } = require('node:worker_threads');
+  \${${JSON.stringify(h.PRELUDE)}}
+  const s = eb.start({ queue: false });
+  if (!s.active) throw new Error(s.reason);
+  pin(eb.stats().thread.tid, 1);
+  alloc(1500);
+  parentPort.postMessage(eb.stats());
+\`, { eval: true });
+w.on('message', (ws) => console.log(JSON.stringify({ mainStats: eb.stats(), worker: ws })));
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { mainStats, worker } = r.json[0];
+  assert.strictEqual(mainStats.active, false, 'start() in a Worker does not start the main thread');
+  assert.strictEqual(worker.active, true);
+  assert.notStrictEqual(worker.thread.tid, r.pid);
+  assert.strictEqual(worker.thread.cpu, 1);
+  assert.ok(worker.gc.boosts > 0, JSON.stringify(worker.gc));
+  assert.strictEqual(worker.kernel.policy, 1);
+  const ch = h.changes();
+  assert.ok(ch.some((c) => c.policy === 1 && c.khz === h.BOOST), "the worker's policy went to boost");
+  assert.ok(!ch.some((c) => c.policy === 0 && c.khz === h.BOOST), "the main thread's policy was not boosted");
+});
+
+test('SIGKILL mid-boost leaves nothing boosted', async () => {
+  h.governEverything({ maxBoostUs: 10000000 }); // the watchdog must not be what ends it
+  let boosted = false;
+  const r = await h.runNode(h.PRELUDE + `
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+pin(process.pid, 1);
+let i = 0;
+const tick = () => (++i < 300 ? setImmediate(tick) : (console.log('blocking'), setImmediate(() => { for (;;); })));
+setImmediate(tick);
+`, { onLine: async (line, child) => {
+    if (line !== 'blocking') return;
+    boosted = await h.waitCur(1, h.BOOST, 8000);
+    child.kill('SIGKILL');
+  } });
+  assert.strictEqual(r.signal, 'SIGKILL');
+  assert.ok(boosted, 'the blocked loop was boosted before the kill');
+  assert.ok(await h.waitCur(1, h.BASE, 5000), 'policy 1 back at base after SIGKILL');
+});
+
+test('preload: node -r eventboost/register boosts an unmodified application', async () => {
+  const app = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-app-'));
+  fs.mkdirSync(path.join(app, 'node_modules'));
+  fs.symlinkSync(h.PKG, path.join(app, 'node_modules', 'eventboost'));
+  fs.writeFileSync(path.join(app, 'app.js'), `
+let keep = []; const end = Date.now() + 1000;
+while (Date.now() < end) { keep.push(JSON.stringify({ a: new Array(500).fill('y'.repeat(40)) })); if (keep.length > 100) keep = []; }
+setTimeout(() => console.log(JSON.stringify(require('eventboost').stats())), 100);
+`);
+  const r = await h.runNode(fs.readFileSync(path.join(app, 'app.js'), 'utf8'),
+    { args: ['-r', 'eventboost/register'], cwd: app });
+  assert.strictEqual(r.code, 0, r.err);
+  assert.strictEqual(r.err, '', 'nothing on stderr when active');
+  const st = r.json[0];
+  assert.strictEqual(st.active, true);
+  assert.strictEqual(st.gc.enabled, true);
+  assert.strictEqual(st.queue.enabled, true);
+  assert.ok(st.gc.boosts > 0);
+});
+
+test('stop() closes the client; start() again replaces it', async () => {
+  const r = await h.runNode(h.PRELUDE + `
+const fs = require('node:fs');
+const clients = () => fs.readdirSync('/proc/self/fd').filter((f) => {
+  try { return fs.readlinkSync('/proc/self/fd/' + f) === '/dev/eventboost'; } catch { return false; } }).length;
+const a = eb.start(); const n1 = clients();
+const b = eb.start({ gc: false }); const n2 = clients();
+eb.stop(); const n3 = clients();
+console.log(JSON.stringify({ a, b, n1, n2, n3, after: eb.stats() }));
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { a, b, n1, n2, n3, after } = r.json[0];
+  assert.ok(a.active && b.active);
+  assert.deepStrictEqual([n1, n2, n3], [1, 1, 0]);
+  assert.strictEqual(after.active, false);
+  assert.strictEqual(after.kernel, null);
+});

@@ -1,0 +1,73 @@
+'use strict';
+// Where the governor is absent the package must do nothing and say why.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const eventboost = require('../..');
+
+test('no device: inactive, the reason says to load the module, stats say the same', () => {
+  const r = eventboost.start({ device: '/nonexistent/eventboost' });
+  assert.strictEqual(r.active, false);
+  assert.match(r.reason, /modprobe eventboost/);
+  const s = eventboost.stats();
+  assert.strictEqual(s.active, false);
+  assert.strictEqual(s.reason, r.reason);
+  assert.strictEqual(s.kernel, null);
+  assert.strictEqual(s.thread, null);
+  assert.strictEqual(s.gc.boosts, 0);
+  assert.strictEqual(s.queue.boosts, 0);
+});
+
+test('a device that is not eventboost: inactive, says so', () => {
+  const r = eventboost.start({ device: '/dev/null' });
+  assert.strictEqual(r.active, false);
+  assert.match(r.reason, /not an eventboost device/);
+});
+
+test('no permission: inactive, names the group', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-'));
+  const dev = path.join(dir, 'dev');
+  fs.writeFileSync(dev, '', { mode: 0o600 });
+  fs.chmodSync(dir, 0o755);
+  // Root opens anything: ask as nobody then.
+  const asRoot = process.getuid() === 0;
+  const r = spawnSync(process.execPath, ['-e',
+    `console.log(JSON.stringify(require(${JSON.stringify(path.resolve(__dirname, '../..'))}).start({ device: ${JSON.stringify(dev)} })))`],
+  { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+  if (!asRoot) fs.chmodSync(dev, 0o000);
+  assert.strictEqual(r.status, 0, r.stderr);
+  const res = JSON.parse(r.stdout);
+  assert.strictEqual(res.active, false);
+  assert.match(res.reason, /group/);
+});
+
+test('gc and queue both off: inactive with a reason, nothing opened', () => {
+  const r = eventboost.start({ gc: false, queue: false });
+  assert.deepStrictEqual(r, { active: false, reason: 'gc and queue are both off: nothing to do' });
+});
+
+test('stop() before and after start() is harmless', () => {
+  eventboost.stop();
+  eventboost.start({ device: '/nonexistent' });
+  eventboost.stop();
+  eventboost.stop();
+  assert.strictEqual(eventboost.stats().active, false);
+});
+
+test('invalid options throw even where the device is missing', () => {
+  assert.throws(() => eventboost.start({ queueFactor: -1 }), RangeError);
+});
+
+test('without the native addon: require works, start() says to rebuild', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-nobuild-'));
+  fs.cpSync(path.join(__dirname, '../../index.js'), path.join(dir, 'index.js'));
+  fs.cpSync(path.join(__dirname, '../../lib'), path.join(dir, 'lib'), { recursive: true });
+  const eb = require(dir);
+  const r = eb.start();
+  assert.strictEqual(r.active, false);
+  assert.match(r.reason, /npm rebuild eventboost/);
+  assert.strictEqual(eb.stats().active, false);
+});

@@ -1,0 +1,56 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { normalize, fromEnv } = require('../../lib/options');
+
+test('defaults: GC kinds that pause the loop, queue on, factor 2.5, 1 ms sampling', () => {
+  assert.deepStrictEqual(normalize(), {
+    gc: ['scavenge', 'minor-mark-compact', 'mark-compact'],
+    queue: true, queueFactor: 2.5, sampleUs: 1000, device: undefined,
+  });
+  assert.deepStrictEqual(normalize({ gc: false, queue: false }).gc, []);
+  assert.deepStrictEqual(normalize({ gc: ['mark-compact', 'mark-compact'] }).gc, ['mark-compact']);
+  assert.strictEqual(normalize({ queueFactor: 1, sampleUs: 100 }).sampleUs, 100);
+  assert.strictEqual(normalize({ sampleUs: undefined }).sampleUs, 1000);
+});
+
+const bad = [
+  [{ gc: 'yes' }, TypeError, /option gc must be true, false or an array/],
+  [{ gc: ['full'] }, RangeError, /option gc: unknown GC kind 'full'/],
+  [{ gc: [1] }, TypeError, /option gc must be an array of strings/],
+  [{ queue: 1 }, TypeError, /option queue must be true or false, got 1/],
+  [{ queueFactor: '2' }, TypeError, /option queueFactor must be a number, got '2'/],
+  [{ queueFactor: NaN }, TypeError, /option queueFactor must be a number/],
+  [{ queueFactor: 0.5 }, RangeError, /option queueFactor must be a number from 1 to 100, got 0.5/],
+  [{ queueFactor: Infinity }, RangeError, /option queueFactor/],
+  [{ sampleUs: 99 }, RangeError, /option sampleUs must be an integer from 100 to 1000000, got 99/],
+  [{ sampleUs: 1000.5 }, RangeError, /option sampleUs/],
+  [{ sampleUs: 2e6 }, RangeError, /option sampleUs/],
+  [{ device: '' }, TypeError, /option device must be a non-empty path/],
+  [{ device: 3 }, TypeError, /option device/],
+  [{ queu: true }, TypeError, /unknown option 'queu' \(options: gc, queue, queueFactor, sampleUs, device\)/],
+  ['all', TypeError, /options must be an object, got 'all'/],
+  [[], TypeError, /options must be an object, got an array/],
+];
+for (const [opts, cls, re] of bad) {
+  test(`start(${JSON.stringify(opts)}) throws ${cls.name} naming the option`, () => {
+    assert.throws(() => normalize(opts), (e) => e instanceof cls && re.test(e.message));
+  });
+}
+
+test('environment: EVENTBOOST modes', () => {
+  assert.deepStrictEqual(fromEnv({}), { options: {} });
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST: 'all' }), { options: {} });
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST: 'off' }), { off: true });
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST: 'gc' }), { options: { gc: true, queue: false } });
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST: 'queue' }), { options: { gc: false, queue: true } });
+  assert.throws(() => fromEnv({ EVENTBOOST: 'fast' }), /EVENTBOOST must be off, gc, queue or all, got 'fast'/);
+});
+
+test('environment: numbers and device, checked like options and named by variable', () => {
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST_QUEUE_FACTOR: '3', EVENTBOOST_SAMPLE_US: '500', EVENTBOOST_DEVICE: '/dev/x' }),
+    { options: { queueFactor: 3, sampleUs: 500, device: '/dev/x' } });
+  assert.throws(() => fromEnv({ EVENTBOOST_QUEUE_FACTOR: 'abc' }), /EVENTBOOST_QUEUE_FACTOR must be a number, got 'abc'/);
+  assert.throws(() => fromEnv({ EVENTBOOST_QUEUE_FACTOR: '0' }), /^Error: EVENTBOOST_QUEUE_FACTOR must be a number from 1 to 100/);
+  assert.throws(() => fromEnv({ EVENTBOOST_SAMPLE_US: '10' }), /EVENTBOOST_SAMPLE_US must be an integer from 100/);
+});

@@ -1,0 +1,61 @@
+'use strict';
+// node -r eventboost/register: never changes what the application does.
+const test = require('node:test');
+const assert = require('node:assert');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+// An application folder that depends on eventboost, as a user's would.
+const app = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-app-'));
+fs.mkdirSync(path.join(app, 'node_modules'));
+fs.symlinkSync(path.resolve(__dirname, '../..'), path.join(app, 'node_modules', 'eventboost'));
+fs.writeFileSync(path.join(app, 'app.js'),
+  "console.log('app ran', JSON.stringify(require('eventboost').stats().active)); process.exitCode = 7;\n");
+
+function run(env) {
+  const r = spawnSync(process.execPath, ['-r', 'eventboost/register', 'app.js'], {
+    cwd: app, encoding: 'utf8',
+    env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: '/nonexistent/eventboost', ...env },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+test('EVENTBOOST=off: silent, application unchanged', () => {
+  const r = run({ EVENTBOOST: 'off' });
+  assert.deepStrictEqual(r, { code: 7, out: 'app ran false\n', err: '' });
+});
+
+test('no device: one line on stderr saying what to do, application unchanged', () => {
+  const r = run({});
+  assert.strictEqual(r.code, 7);
+  assert.strictEqual(r.out, 'app ran false\n');
+  assert.strictEqual(r.err.split('\n').filter(Boolean).length, 1);
+  assert.match(r.err, /^eventboost: inactive: .*modprobe eventboost/);
+});
+
+test('bad environment: one line naming the variable, application unchanged', () => {
+  for (const [env, re] of [[{ EVENTBOOST: 'fast' }, /EVENTBOOST must be off, gc, queue or all/],
+    [{ EVENTBOOST_QUEUE_FACTOR: 'x' }, /EVENTBOOST_QUEUE_FACTOR must be a number/],
+    [{ EVENTBOOST_SAMPLE_US: '5' }, /EVENTBOOST_SAMPLE_US must be an integer from 100/]]) {
+    const r = run(env);
+    assert.strictEqual(r.code, 7);
+    assert.strictEqual(r.out, 'app ran false\n');
+    assert.strictEqual(r.err.split('\n').filter(Boolean).length, 1, r.err);
+    assert.match(r.err, re);
+    assert.match(r.err, /running without eventboost/);
+  }
+});
+
+test('workers load the preload too, and stay inert', () => {
+  fs.writeFileSync(path.join(app, 'worker.js'),
+    "const { Worker } = require('node:worker_threads');\n" +
+    "new Worker(\"require('node:worker_threads').parentPort.postMessage(require('eventboost').stats().reason)\", { eval: true })\n" +
+    "  .on('message', (m) => console.log('worker:', m));\n");
+  const r = spawnSync(process.execPath, ['-r', 'eventboost/register', 'worker.js'], {
+    cwd: app, encoding: 'utf8', env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: '/nonexistent/eventboost' },
+  });
+  assert.strictEqual(r.status, 0);
+  assert.match(r.stdout, /^worker: .*modprobe eventboost/);
+});
