@@ -17,7 +17,8 @@ insmod "$B/eventboost/eventboost.ko" || rc=1
 # mode name, driver parameters, EBTEST_FAST
 for mode in "percpu-fast:shared=0 fast_switch=1:1" \
 	    "percpu-worker:shared=0 fast_switch=0:0" \
-	    "shared-global-fast:shared=1 fast_switch=1 per_policy_gov=0:1"; do
+	    "shared-global-fast:shared=1 fast_switch=1 per_policy_gov=0:1" \
+	    "emulated:shared=0 fast_switch=1 emulate=1:1"; do
 	name=${mode%%:*}; rest=${mode#*:}
 	params=${rest%:*}; fast=${rest##*:}
 	case $name in *"$FILTER"*) ;; *) continue ;; esac
@@ -28,14 +29,20 @@ for mode in "percpu-fast:shared=0 fast_switch=1:1" \
 		rc=1
 		continue
 	fi
+	# The emulated-DVFS fixture needs the driver's emulate=1, and only it.
+	fixture="-F emulated"
+	[ "$name" = emulated ] && fixture="-f emulated"
 	# shellcheck disable=SC2086
-	EBTEST_FAST=$fast "$T" $TARGS || rc=1
+	EBTEST_FAST=$fast "$T" $fixture $TARGS || rc=1
 	if [ "$name" = percpu-fast ] && [ -z "$TARGS" ]; then
 		echo "# ---- libeventboost"
 		"$TOP/build/selftests/libeventboost_test" || rc=1
 		echo "# ---- ebctl"
 		sh "$TOP/selftests/ebctl_test.sh" "$TOP/build/userlib/ebctl" \
 			"$B/eventboost/eventboost.ko" || rc=1
+		echo "# ---- node binding"
+		(cd "$TOP/node-binding" && node --test test/guest/boost.test.js) ||
+			rc=1
 	fi
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
 done

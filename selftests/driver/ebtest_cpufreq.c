@@ -13,6 +13,15 @@
  *
  * Writing "clear" empties the change record; sequence numbers go on.
  *
+ * With emulate=1 a frequency also costs time, as clock modulation does on
+ * real parts: on each CPU a pinned hard-irq hrtimer fires every
+ * emulate_period_us and keeps the CPU busy long enough that whatever runs
+ * there gets f / f_max of the time, f being the CPU's current frequency:
+ * after being busy r ns at f it steals r * (f_max - f) / f ns.  Steals
+ * follow the busy time actually run (idle time is not slowed: nothing ran),
+ * so late timers, as under QEMU/TCG, do not skew the ratio.  A change
+ * takes effect at the next period.
+ *
  * ->fast_switch() runs with interrupts off (also on PREEMPT_RT), so the
  * change path uses only atomics and a raw spinlock.
  */
@@ -21,8 +30,10 @@
 
 #include <linux/atomic.h>
 #include <linux/cpufreq.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/fs.h>
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -32,7 +43,10 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/tick.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
@@ -67,6 +81,16 @@ static unsigned int boost_from_khz;
 module_param(boost_from_khz, uint, 0444);
 MODULE_PARM_DESC(boost_from_khz,
 		 "Mark entries >= this as boost frequencies (default: 0, none)");
+
+static bool emulate;
+module_param(emulate, bool, 0444);
+MODULE_PARM_DESC(emulate,
+		 "Make frequency cost time: steal (1 - f/f_max) of each period (default: 0)");
+
+static unsigned int emulate_period_us = 1000;
+module_param(emulate_period_us, uint, 0444);
+MODULE_PARM_DESC(emulate_period_us,
+		 "Emulation period in microseconds, 100..100000 (default: 1000)");
 
 /* One recorded frequency change. */
 struct ebt_change {
@@ -116,6 +140,103 @@ static struct ebt_change *ebt_ring_slot(u64 seq)
 }
 
 /*
+ * Emulated DVFS (emulate=1): the frequency each CPU runs at, and a pinned
+ * hard-irq timer per CPU that steals the time a slower clock would cost.
+ */
+struct ebt_emu {
+	struct hrtimer timer;
+	unsigned int khz;
+	u64 ran_from;		/* end of the last steal (ns) */
+	u64 idle_us;		/* the CPU's idle time then */
+};
+
+/* Never steal more than this many periods at once. */
+#define EBT_EMU_MAX_STEAL_PERIODS	20
+
+static DEFINE_PER_CPU(struct ebt_emu, ebt_emu);
+static unsigned int ebt_max_khz;
+static enum cpuhp_state ebt_emu_hp_state;
+
+static void ebt_emu_set(const struct cpumask *cpus, unsigned int khz)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpus)
+		WRITE_ONCE(per_cpu(ebt_emu, cpu).khz, khz);
+}
+
+static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
+{
+	struct ebt_emu *e = container_of(timer, struct ebt_emu, timer);
+	u64 period = (u64)emulate_period_us * NSEC_PER_USEC;
+	unsigned int khz = READ_ONCE(e->khz);
+	u64 now = ktime_get_ns(), busy, idle, steal, end;
+	u64 idle_us;
+
+	/* Idle now: the debt is paid when something runs here again. */
+	if (is_idle_task(current))
+		goto out;
+	idle_us = get_cpu_idle_time_us(smp_processor_id(), NULL);
+	if (khz && khz < ebt_max_khz && e->ran_from) {
+		busy = now - e->ran_from;
+		idle = (idle_us - e->idle_us) * NSEC_PER_USEC;
+		busy = busy > idle ? busy - idle : 0;
+		steal = div_u64(busy * (ebt_max_khz - khz), khz);
+		end = now + min(steal, EBT_EMU_MAX_STEAL_PERIODS * period);
+		while (ktime_get_ns() < end)
+			cpu_relax();
+	}
+	e->ran_from = ktime_get_ns();
+	e->idle_us = idle_us;
+out:
+	hrtimer_forward_now(timer, ns_to_ktime(period));
+	return HRTIMER_RESTART;
+}
+
+/* cpuhp callbacks run on the CPU coming up or going down. */
+static int ebt_emu_cpu_online(unsigned int cpu)
+{
+	struct ebt_emu *e = this_cpu_ptr(&ebt_emu);
+
+	hrtimer_init(&e->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	e->timer.function = ebt_emu_tick;
+	e->ran_from = 0;
+	hrtimer_start(&e->timer, ns_to_ktime(emulate_period_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	return 0;
+}
+
+static int ebt_emu_cpu_offline(unsigned int cpu)
+{
+	hrtimer_cancel(&this_cpu_ptr(&ebt_emu)->timer);
+	return 0;
+}
+
+static int __init ebt_emu_start(void)
+{
+	int ret;
+
+	if (!emulate)
+		return 0;
+	if (emulate_period_us < 100 || emulate_period_us > 100000) {
+		pr_err("emulate_period_us must be 100..100000\n");
+		return -EINVAL;
+	}
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "ebtest:emulate",
+				ebt_emu_cpu_online, ebt_emu_cpu_offline);
+	if (ret < 0)
+		return ret;
+	ebt_emu_hp_state = ret;
+	return 0;
+}
+
+static void ebt_emu_stop(void)
+{
+	if (emulate)
+		cpuhp_remove_state(ebt_emu_hp_state);
+}
+
+/*
  * The one place where a policy's frequency changes, whichever path asked
  * for it; any emulation of hardware behaviour belongs here.
  */
@@ -130,6 +251,7 @@ static unsigned int ebt_apply(struct cpufreq_policy *policy,
 
 	WRITE_ONCE(ep->cur_khz, khz);
 	atomic64_inc(&ep->changes);
+	ebt_emu_set(policy->cpus, khz);
 
 	raw_spin_lock_irqsave(&ebt_ring_lock, flags);
 	c = ebt_ring_slot(ebt_next_seq);
@@ -238,6 +360,7 @@ static int ebt_cpu_init(struct cpufreq_policy *policy)
 	policy->cpuinfo.transition_latency = EBT_LATENCY_NS;
 	policy->fast_switch_possible = fast_switch;
 	policy->driver_data = ep;
+	ebt_emu_set(policy->cpus, ep->cur_khz);
 
 	/*
 	 * As cpufreq-dt does: enabling boost support from ->init(), before the
@@ -474,6 +597,7 @@ static int __init ebt_parse_freqs(void)
 	}
 	ebt_table[n].frequency = CPUFREQ_TABLE_END;
 	ebt_nfreqs = n;
+	ebt_max_khz = ebt_table[n - 1].frequency;
 	ret = 0;
 out:
 	kfree(buf);
@@ -497,23 +621,33 @@ static int __init ebt_init(void)
 	if (ebt_has_boost)
 		ebt_driver.attr = ebt_boost_attr;
 
+	ret = ebt_emu_start();
+	if (ret)
+		return ret;
+
 	ret = misc_register(&ebt_misc);
 	if (ret) {
 		pr_err("cannot register /dev/%s: %d\n", ebt_misc.name, ret);
-		return ret;
+		goto err_emu;
 	}
 
 	ret = cpufreq_register_driver(&ebt_driver);
 	if (ret) {
 		pr_err("cannot register cpufreq driver: %d\n", ret);
-		misc_deregister(&ebt_misc);
-		return ret;
+		goto err_misc;
 	}
 
-	pr_info("%u frequencies, %s, fast switch %s%s\n", ebt_nfreqs,
+	pr_info("%u frequencies, %s, fast switch %s%s%s\n", ebt_nfreqs,
 		shared ? "one shared policy" : "a policy per CPU",
-		fast_switch ? "on" : "off", ebt_has_boost ? ", boost" : "");
+		fast_switch ? "on" : "off", ebt_has_boost ? ", boost" : "",
+		emulate ? ", emulated DVFS" : "");
 	return 0;
+
+err_misc:
+	misc_deregister(&ebt_misc);
+err_emu:
+	ebt_emu_stop();
+	return ret;
 }
 module_init(ebt_init);
 
@@ -521,6 +655,7 @@ static void __exit ebt_exit(void)
 {
 	cpufreq_unregister_driver(&ebt_driver);
 	misc_deregister(&ebt_misc);
+	ebt_emu_stop();
 }
 module_exit(ebt_exit);
 
