@@ -2,20 +2,26 @@
 #   make                      module for KVER and libeventboost
 #   make module KVER=<rel>    eventboost.ko for one installed kernel's headers
 #   make userlib              libeventboost (.so, .a), eventboost.pc
+#   make demo                 a Node service under load in a QEMU guest, eventboost off/on
 #   make check                all tests, in QEMU guests on 6.1, 6.12, 6.12-rt
 #   make install DESTDIR= PREFIX= KVER=    /  make uninstall (same variables)
+#   make install-dkms DESTDIR=              sources for DKMS (rebuilds on kernel upgrades)
 KVER ?= $(shell scripts/default-kver.sh)
 PREFIX ?= /usr/local
 DESTDIR ?=
 export PREFIX
 
+LIBVER := 0.1.0
 OUT := $(CURDIR)/build
 MODDIR := $(DESTDIR)/lib/modules/$(KVER)/extra
 LIBDIR := $(DESTDIR)$(PREFIX)/lib
 INCDIR := $(DESTDIR)$(PREFIX)/include
 BINDIR := $(DESTDIR)$(PREFIX)/bin
+SBINDIR := $(DESTDIR)$(PREFIX)/sbin
 UDEVDIR := $(DESTDIR)/lib/udev/rules.d
-LIBVER := 0.1.0
+UNITDIR := $(DESTDIR)/lib/systemd/system
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/eventboost
+DKMSDIR := $(DESTDIR)/usr/src/eventboost-$(LIBVER)
 
 all: module userlib
 
@@ -29,6 +35,9 @@ userlib:
 check:
 	scripts/check.sh
 
+demo:
+	scripts/demo.sh
+
 install: module userlib
 	install -D -m 0644 $(OUT)/$(KVER)/eventboost/eventboost.ko $(MODDIR)/eventboost.ko
 	install -D -m 0755 $(OUT)/userlib/libeventboost.so.$(LIBVER) $(LIBDIR)/libeventboost.so.$(LIBVER)
@@ -40,6 +49,12 @@ install: module userlib
 	install -D -m 0644 uapi/linux/eventboost.h $(INCDIR)/linux/eventboost.h
 	install -D -m 0755 $(OUT)/userlib/ebctl $(BINDIR)/ebctl
 	install -D -m 0644 packaging/60-eventboost.rules $(UDEVDIR)/60-eventboost.rules
+	install -D -m 0755 packaging/eventboost-select-governor $(SBINDIR)/eventboost-select-governor
+	install -d $(UNITDIR)
+	sed 's,@SBINDIR@,$(PREFIX)/sbin,' packaging/eventboost-governor.service \
+		> $(UNITDIR)/eventboost-governor.service
+	install -D -m 0644 packaging/default-eventboost $(DOCDIR)/default-eventboost
+	install -D -m 0644 packaging/modprobe-eventboost.conf $(DOCDIR)/modprobe-eventboost.conf
 	@if [ -z "$(DESTDIR)" ]; then \
 		depmod -a $(KVER); \
 		getent group eventboost >/dev/null || groupadd --system eventboost; \
@@ -50,10 +65,30 @@ install: module userlib
 uninstall:
 	rm -f $(MODDIR)/eventboost.ko $(LIBDIR)/libeventboost.so* $(LIBDIR)/libeventboost.a \
 	      $(LIBDIR)/pkgconfig/eventboost.pc $(INCDIR)/eventboost.h \
-	      $(INCDIR)/linux/eventboost.h $(BINDIR)/ebctl $(UDEVDIR)/60-eventboost.rules
+	      $(INCDIR)/linux/eventboost.h $(BINDIR)/ebctl $(UDEVDIR)/60-eventboost.rules \
+	      $(SBINDIR)/eventboost-select-governor $(UNITDIR)/eventboost-governor.service \
+	      $(DOCDIR)/default-eventboost $(DOCDIR)/modprobe-eventboost.conf
+	-rmdir $(DOCDIR) 2>/dev/null
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); ldconfig; fi
+
+# The module's sources where DKMS looks for them; on the live system also
+# dkms add/build/install for the running kernel (and every later one).
+install-dkms:
+	install -d $(DKMSDIR)/governor $(DKMSDIR)/uapi/linux
+	install -m 0644 Kbuild $(DKMSDIR)/Kbuild
+	install -m 0644 governor/*.c governor/*.h $(DKMSDIR)/governor/
+	install -m 0644 uapi/linux/eventboost.h $(DKMSDIR)/uapi/linux/
+	sed 's,@VERSION@,$(LIBVER),' packaging/dkms.conf > $(DKMSDIR)/dkms.conf
+	@if [ -z "$(DESTDIR)" ]; then \
+		dkms add -m eventboost -v $(LIBVER) && \
+		dkms install -m eventboost -v $(LIBVER); \
+	fi
+
+uninstall-dkms:
+	@if [ -z "$(DESTDIR)" ]; then dkms remove -m eventboost -v $(LIBVER) --all || true; fi
+	rm -rf $(DKMSDIR)
 
 clean:
 	rm -rf build
 
-.PHONY: all module userlib check install uninstall clean
+.PHONY: all module userlib check demo install uninstall install-dkms uninstall-dkms clean
