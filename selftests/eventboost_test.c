@@ -538,7 +538,7 @@ TEST_F(eb, votes_are_idempotent_and_per_reason)
 	EXPECT_EQ(EB_VOTE_GC | EB_VOTE_QUEUE, client_info(fd).votes);
 	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
 	EXPECT_EQ(EB_VOTE_QUEUE, client_info(fd).votes);
-	EXPECT_EQ(BOOST, cur_khz(pol));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));	/* worker: async */
 	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_IDLE));
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 	close(fd);
@@ -1072,7 +1072,7 @@ static double timed_at(struct __test_metadata *_metadata, int pol, long khz,
 
 TEST_F(emulated, runtime_follows_frequency)
 {
-	const long khz[] = { 4000000, 2600000, 1600000, 800000 };
+	const long khz[] = { 4000000, 3300000, 2600000, 1600000 };
 	unsigned long n = 1UL << 16;
 	double t0;
 
@@ -1092,6 +1092,45 @@ TEST_F(emulated, runtime_follows_frequency)
 		EXPECT_GT(got, want * 0.75);
 		EXPECT_LT(got, want * 1.25);
 	}
+}
+
+/* Busy time per CPU and frequency ("busy <cpu> <khz> <ns>"), in ns. */
+static long long busy_ns(int cpu, long khz)
+{
+	char line[128];
+	long long ns = -1, n;
+	int c;
+	long k;
+	FILE *f = fopen(DRV, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "busy %d %ld %lld", &c, &k, &n) == 3 &&
+		    c == cpu && k == khz)
+			ns = n;
+	fclose(f);
+	return ns;
+}
+
+TEST_F(emulated, busy_time_is_accounted_per_frequency)
+{
+	long long b0, b1, other0, other1;
+	double ms;
+
+	ASSERT_EQ(0, set_tunable(self->pol, "base_freq", "1600000"));
+	ASSERT_EQ(1600000, wait_khz(self->pol, 1600000, 2000));
+	b0 = busy_ns(self->cpu, 1600000);
+	other0 = busy_ns(self->cpu, 3300000);
+	ASSERT_GE(b0, 0) TH_LOG("no busy lines in %s", DRV);
+	ms = spin_ms(1UL << 24);
+	usleep(20000);	/* the next tick accounts the last stretch */
+	b1 = busy_ns(self->cpu, 1600000);
+	other1 = busy_ns(self->cpu, 3300000);
+	TH_LOG("spun %.1f ms, accounted %.1f ms at 1.6 GHz", ms, (b1 - b0) / 1e6);
+	/* Most of the spin lands at 1.6 GHz, nothing at a frequency unused. */
+	EXPECT_GT(b1 - b0, (long long)(ms * 1e6 * 0.5));
+	EXPECT_EQ(other0, other1);
 }
 
 TEST_HARNESS_MAIN

@@ -10,6 +10,8 @@
  *   policy <policy_cpu> cur <khz> overlaps <n> offcpu <n> changes <n>
  *   ...one line per active policy, then the recorded changes, oldest first:
  *   change <seq> <ts_ns> <policy_cpu> <on_cpu> <khz> <f|t>
+ *   ...and with emulate=1, per online CPU and frequency:
+ *   busy <cpu> <khz> <ns>
  *
  * Writing "clear" empties the change record; sequence numbers go on.
  *
@@ -20,7 +22,9 @@
  * after being busy r ns at f it steals r * (f_max - f) / f ns.  Steals
  * follow the busy time actually run (idle time is not slowed: nothing ran),
  * so late timers, as under QEMU/TCG, do not skew the ratio.  A change
- * takes effect at the next period.
+ * takes effect at the next period.  The busy time each CPU spent at each
+ * frequency (stolen time included: a slower clock is busy longer) is read
+ * back as "busy <cpu> <khz> <ns>" lines, for energy models.
  *
  * ->fast_switch() runs with interrupts off (also on PREEMPT_RT), so the
  * change path uses only atomics and a raw spinlock.
@@ -59,6 +63,7 @@
 #define EBT_LATENCY_NS		(10 * NSEC_PER_USEC)
 #define EBT_POLICY_LINE_MAX	128
 #define EBT_CHANGE_LINE_MAX	96
+#define EBT_BUSY_LINE_MAX	48
 
 static bool shared;
 module_param(shared, bool, 0444);
@@ -146,6 +151,8 @@ static struct ebt_change *ebt_ring_slot(u64 seq)
 struct ebt_emu {
 	struct hrtimer timer;
 	unsigned int khz;
+	unsigned int index;	/* of khz in ebt_table */
+	u64 busy_ns[EBT_MAX_FREQS];
 	u64 ran_from;		/* end of the last steal (ns) */
 	u64 idle_us;		/* the CPU's idle time then */
 };
@@ -157,19 +164,21 @@ static DEFINE_PER_CPU(struct ebt_emu, ebt_emu);
 static unsigned int ebt_max_khz;
 static enum cpuhp_state ebt_emu_hp_state;
 
-static void ebt_emu_set(const struct cpumask *cpus, unsigned int khz)
+static void ebt_emu_set(const struct cpumask *cpus, unsigned int index)
 {
 	unsigned int cpu;
 
-	for_each_cpu(cpu, cpus)
-		WRITE_ONCE(per_cpu(ebt_emu, cpu).khz, khz);
+	for_each_cpu(cpu, cpus) {
+		WRITE_ONCE(per_cpu(ebt_emu, cpu).index, index);
+		WRITE_ONCE(per_cpu(ebt_emu, cpu).khz, ebt_table[index].frequency);
+	}
 }
 
 static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 {
 	struct ebt_emu *e = container_of(timer, struct ebt_emu, timer);
 	u64 period = (u64)emulate_period_us * NSEC_PER_USEC;
-	unsigned int khz = READ_ONCE(e->khz);
+	unsigned int khz = READ_ONCE(e->khz), index = READ_ONCE(e->index);
 	u64 now = ktime_get_ns(), busy, idle, steal, end;
 	u64 idle_us;
 
@@ -177,7 +186,7 @@ static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 	if (is_idle_task(current))
 		goto out;
 	idle_us = get_cpu_idle_time_us(smp_processor_id(), NULL);
-	if (khz && khz < ebt_max_khz && e->ran_from) {
+	if (khz && e->ran_from) {
 		busy = now - e->ran_from;
 		idle = (idle_us - e->idle_us) * NSEC_PER_USEC;
 		busy = busy > idle ? busy - idle : 0;
@@ -185,6 +194,8 @@ static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 		end = now + min(steal, EBT_EMU_MAX_STEAL_PERIODS * period);
 		while (ktime_get_ns() < end)
 			cpu_relax();
+		WRITE_ONCE(e->busy_ns[index], e->busy_ns[index] + busy +
+			   (ktime_get_ns() - now));
 	}
 	e->ran_from = ktime_get_ns();
 	e->idle_us = idle_us;
@@ -251,7 +262,7 @@ static unsigned int ebt_apply(struct cpufreq_policy *policy,
 
 	WRITE_ONCE(ep->cur_khz, khz);
 	atomic64_inc(&ep->changes);
-	ebt_emu_set(policy->cpus, khz);
+	ebt_emu_set(policy->cpus, index);
 
 	raw_spin_lock_irqsave(&ebt_ring_lock, flags);
 	c = ebt_ring_slot(ebt_next_seq);
@@ -360,7 +371,7 @@ static int ebt_cpu_init(struct cpufreq_policy *policy)
 	policy->cpuinfo.transition_latency = EBT_LATENCY_NS;
 	policy->fast_switch_possible = fast_switch;
 	policy->driver_data = ep;
-	ebt_emu_set(policy->cpus, ep->cur_khz);
+	ebt_emu_set(policy->cpus, 0);
 
 	/*
 	 * As cpufreq-dt does: enabling boost support from ->init(), before the
@@ -449,6 +460,20 @@ static unsigned int ebt_ring_copy(struct ebt_change *out)
 	return len;
 }
 
+/* Emulation only: busy time per CPU and frequency. */
+static void ebt_busy_lines(struct ebt_snapshot *snap, size_t cap)
+{
+	unsigned int cpu, i;
+
+	for_each_online_cpu(cpu)
+		for (i = 0; i < ebt_nfreqs; i++)
+			snap->len += scnprintf(snap->text + snap->len,
+					       cap - snap->len,
+					       "busy %u %u %llu\n", cpu,
+					       ebt_table[i].frequency,
+					       READ_ONCE(per_cpu(ebt_emu, cpu).busy_ns[i]));
+}
+
 static int ebt_open(struct inode *inode, struct file *file)
 {
 	struct ebt_snapshot *snap;
@@ -470,7 +495,8 @@ static int ebt_open(struct inode *inode, struct file *file)
 	list_for_each_entry(ep, &ebt_policies, node)
 		npol++;
 	cap = (size_t)npol * EBT_POLICY_LINE_MAX +
-	      (size_t)EBT_RING_SIZE * EBT_CHANGE_LINE_MAX;
+	      (size_t)EBT_RING_SIZE * EBT_CHANGE_LINE_MAX +
+	      (emulate ? (size_t)nr_cpu_ids * ebt_nfreqs * EBT_BUSY_LINE_MAX : 0);
 	snap = kvmalloc(struct_size(snap, text, cap), GFP_KERNEL);
 	if (!snap) {
 		mutex_unlock(&ebt_lock);
@@ -496,6 +522,8 @@ static int ebt_open(struct inode *inode, struct file *file)
 				       chg[i].policy_cpu, chg[i].on_cpu,
 				       chg[i].khz, chg[i].path);
 	kvfree(chg);
+	if (emulate)
+		ebt_busy_lines(snap, cap);
 
 	file->private_data = snap;
 	return 0;
