@@ -87,4 +87,6 @@ export function start(options?: StartOptions): StartResult;
 /** Undo everything; safe to call when not started. */
 export function stop(): void;
 export function stats(): Stats;
+/** Timed boost of the loop's core for usec µs (0..10000000, 0 ends it); false when inactive or refused. */
+export function boostFor(usec: number): boolean;
 export const GC_KINDS: readonly GcKind[];

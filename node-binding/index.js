@@ -24,7 +24,8 @@ function inactive(reason) {
  * Start GC-Boost and Queue-Boost for the calling thread's event loop.
  * Returns {active: true, reason: null}, or {active: false, reason} saying
  * what to do; throws only on invalid options.  Calling it again replaces
- * the running configuration.
+ * the running configuration.  With gc and queue both off the client is
+ * open for boostFor() alone.
  */
 function start(options) {
   const o = normalize(options);
@@ -33,7 +34,6 @@ function start(options) {
       "run 'npm rebuild eventboost'");
   }
   native.stop();
-  if (!o.gc.length && !o.queue) return inactive('gc and queue are both off: nothing to do');
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
   const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs);
   if (!r.active) return inactive(r.reason);
@@ -45,6 +45,22 @@ function start(options) {
 function stop() {
   if (native) native.stop();
   if (state.active) state = { active: false, reason: 'stopped', options: null };
+}
+
+const BOOST_FOR_MAX_US = 10000000;
+
+/**
+ * Hold the loop's core at boost for `usec` microseconds from now (extends
+ * a running timed boost; 0 ends it): for code that knows a slow request is
+ * coming.  Returns true when the kernel accepted it, false when inactive or
+ * refused (budget spent).  The watchdog and budget still apply.
+ */
+function boostFor(usec) {
+  if (typeof usec !== 'number' || !Number.isInteger(usec) || usec < 0 || usec > BOOST_FOR_MAX_US) {
+    throw new RangeError(`eventboost: boostFor(usec) needs an integer from 0 to ${BOOST_FOR_MAX_US}, got ${usec}`);
+  }
+  if (!native || !state.active) return false;
+  return native.boostFor(usec) === 0;
 }
 
 function ms(ns) { return ns / 1e6; }
@@ -107,4 +123,4 @@ function stats() {
   };
 }
 
-module.exports = { start, stop, stats, GC_KINDS };
+module.exports = { start, stop, stats, boostFor, GC_KINDS };

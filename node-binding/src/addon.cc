@@ -159,6 +159,14 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// boostFor(usec): a timed vote on the loop's core (0 ends it); 0 or -errno.
+Napi::Value BoostFor(const Napi::CallbackInfo& info) {
+  Instance* in = Get(info.Env());
+  unsigned usec = info[0].As<Napi::Number>().Uint32Value();
+  int err = in->client ? eb_boost_for(in->client, usec) : -ENODEV;
+  return Napi::Number::New(info.Env(), err);
+}
+
 Napi::Value Strerror(const Napi::CallbackInfo& info) {
   int err = info[0].As<Napi::Number>().Int32Value();
   return Napi::String::New(info.Env(), eb_strerror(err));
@@ -175,6 +183,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("stop", Napi::Function::New(env, Stop));
   exports.Set("stats", Napi::Function::New(env, Stats));
   exports.Set("strerror", Napi::Function::New(env, Strerror));
+  exports.Set("boostFor", Napi::Function::New(env, BoostFor));
   Napi::Object kinds = Napi::Object::New(env);
   kinds.Set("scavenge", double(v8::kGCTypeScavenge));
   kinds.Set("minor-mark-compact", double(v8::kGCTypeMinorMarkCompact));

@@ -139,6 +139,24 @@ setTimeout(() => console.log(JSON.stringify(require('eventboost').stats())), 100
   assert.ok(st.gc.boosts > 0);
 });
 
+test('boostFor: a timed boost of the loop core, ended by boostFor(0)', async () => {
+  h.governEverything({ maxBoostUs: 10000000 });
+  h.clear();
+  const r = await h.runNode(h.PRELUDE + `
+const fs = require('node:fs');
+const cur = () => Number(/^policy 1 cur (\\d+)/m.exec(fs.readFileSync('/dev/ebtest_cpufreq', 'utf8'))[1]);
+const s = eb.start({ gc: false, queue: false }); // no hooks: boostFor() only
+if (!s.active) throw new Error(s.reason);
+pin(process.pid, 1);
+const ok = eb.boostFor(5000000);
+const during = cur();
+eb.boostFor(0);
+console.log(JSON.stringify({ ok, during, after: cur() }));
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  assert.deepStrictEqual(r.json[0], { ok: true, during: h.BOOST, after: h.BASE });
+});
+
 test('stop() closes the client; start() again replaces it', async () => {
   const r = await h.runNode(h.PRELUDE + `
 const fs = require('node:fs');

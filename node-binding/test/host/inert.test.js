@@ -44,9 +44,10 @@ test('no permission: inactive, names the group', () => {
   assert.match(res.reason, /group/);
 });
 
-test('gc and queue both off: inactive with a reason, nothing opened', () => {
-  const r = eventboost.start({ gc: false, queue: false });
-  assert.deepStrictEqual(r, { active: false, reason: 'gc and queue are both off: nothing to do' });
+test('gc and queue both off still needs the device (boostFor only)', () => {
+  const r = eventboost.start({ gc: false, queue: false, device: '/nonexistent' });
+  assert.strictEqual(r.active, false);
+  assert.match(r.reason, /modprobe eventboost/);
 });
 
 test('stop() before and after start() is harmless', () => {
@@ -55,6 +56,14 @@ test('stop() before and after start() is harmless', () => {
   eventboost.stop();
   eventboost.stop();
   assert.strictEqual(eventboost.stats().active, false);
+});
+
+test('boostFor: validated, false while inactive', () => {
+  eventboost.start({ device: '/nonexistent' });
+  assert.strictEqual(eventboost.boostFor(1000), false);
+  assert.throws(() => eventboost.boostFor(-1), RangeError);
+  assert.throws(() => eventboost.boostFor(1.5), RangeError);
+  assert.throws(() => eventboost.boostFor(10000001), /from 0 to 10000000/);
 });
 
 test('invalid options throw even where the device is missing', () => {
