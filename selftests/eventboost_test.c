@@ -1048,44 +1048,51 @@ static double spin_ms(unsigned long n)
 	return (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
 }
 
-/* Median of three runs at frequency @khz (set as the base: no votes). */
+/* Run time of @n iterations at frequency @khz (set as the base: no votes). */
 static double timed_at(struct __test_metadata *_metadata, int pol, long khz,
 		       unsigned long n)
 {
 	char val[16];
-	double t[3], tmp;
 
 	snprintf(val, sizeof(val), "%ld", khz);
 	EXPECT_EQ(0, set_tunable(pol, "base_freq", val));
 	EXPECT_EQ(khz, wait_khz(pol, khz, 2000));
-	for (int i = 0; i < 3; i++)
-		t[i] = spin_ms(n);
-	for (int i = 0; i < 2; i++)
-		for (int j = i + 1; j < 3; j++)
-			if (t[j] < t[i]) {
-				tmp = t[i];
-				t[i] = t[j];
-				t[j] = tmp;
-			}
-	return t[1];
+	return spin_ms(n);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
 }
 
 TEST_F(emulated, runtime_follows_frequency)
 {
-	const long khz[] = { 4000000, 3300000, 2600000, 1600000 };
+	const long khz[] = { 3300000, 2600000, 1600000 };
 	unsigned long n = 1UL << 16;
-	double t0;
+	double ratio[7];
 
-	/* Calibrate: about 50 ms of work at full speed. */
+	/* Calibrate: about 30 ms of work at full speed. */
 	ASSERT_EQ(0, set_tunable(self->pol, "base_freq", "4000000"));
 	ASSERT_EQ(4000000, wait_khz(self->pol, 4000000, 2000));
-	while (spin_ms(n) < 50)
+	while (spin_ms(n) < 30)
 		n *= 2;
-	t0 = timed_at(_metadata, self->pol, khz[0], n);
-	for (unsigned int i = 1; i < sizeof(khz) / sizeof(khz[0]); i++) {
-		double want = (double)khz[0] / khz[i];
-		double got = timed_at(_metadata, self->pol, khz[i], n) / t0;
+	for (unsigned int i = 0; i < sizeof(khz) / sizeof(khz[0]); i++) {
+		double want = 4000000.0 / khz[i], got;
 
+		/*
+		 * Pairs back to back, 4 GHz then khz[i]: the host's load
+		 * changes over seconds under TCG, and both runs of a pair see
+		 * about the same.
+		 */
+		for (int r = 0; r < 7; r++) {
+			double full = timed_at(_metadata, self->pol, 4000000, n);
+
+			ratio[r] = timed_at(_metadata, self->pol, khz[i], n) / full;
+		}
+		qsort(ratio, 7, sizeof(ratio[0]), cmp_double);
+		got = ratio[3];
 		TH_LOG("%ld kHz: %.2fx the 4 GHz run time (1/f: %.2fx)",
 		       khz[i], got, want);
 		/* TCG timing is noisy: within 25% of 1/f */

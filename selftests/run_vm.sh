@@ -8,13 +8,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -f "$out/result-$kver"
-# KVM hangs at guest boot on these machines: TCG.  An Intel model gives the
-# guest constant_tsc, without which fast switching is refused.
-timeout --kill-after=30 "${EB_VM_TIMEOUT:-1200}" \
-	vng --disable-kvm -r "/boot/vmlinuz-$kver" --cpus 2 --memory 2G --rwdir "$out" \
-	    --qemu-opts="-cpu Skylake-Client-v1" \
-	    --exec "sh $top/selftests/run_guest.sh $kver $top $out '${EB_MODES:-}' '${EB_TEST_ARGS:-}'" \
-	</dev/null 2>&1 | grep --line-buffered -v "TCG doesn't support requested feature" |
+"$top/scripts/guest.sh" "$kver" "$out" "${EB_VM_TIMEOUT:-1200}" \
+	sh "$top/selftests/run_guest.sh" "$kver" "$top" "$out" "'${EB_MODES:-}'" "'${EB_TEST_ARGS:-}'" |
 	tee "$out/tap-$kver.txt"
 if [ "$(cat "$out/result-$kver" 2>/dev/null)" != 0 ]; then
 	echo "FAIL: guest run on $kver (see $out/tap-$kver.txt, $out/dmesg-$kver.txt)"
