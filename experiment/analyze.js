@@ -1,0 +1,153 @@
+'use strict';
+// make experiment's analysis: medians over repetitions, energy from the
+// power model below, a table, results.json and results.svg.
+//   node analyze.js RAW.json DESTDIR
+const fs = require('node:fs');
+const path = require('node:path');
+
+// ---- Power model --------------------------------------------------------
+// Dynamic power P = C * f * V(f)^2 with the published data of a real core:
+// the Cortex-A76 cores of the Rockchip RK3588 as Linux describes them
+// (arch/arm64/boot/dts/rockchip/rk3588-base.dtsi: dynamic-power-coefficient
+// 416 uW/MHz/V^2; rk3588-opp.dtsi: OPPs 1.2-2.4 GHz at 0.675-1.0 V).  Our
+// emulated range 0.8-4.0 GHz maps onto that part's by f / f_max, so the
+// emulated 4.0 GHz is the A76 at 2.4 GHz, 1.0 V; below the lowest OPP the
+// voltage stays at its floor (0.675 V).  Static (leakage) power while busy:
+// 10% of peak dynamic power, scaled with V; idle cores are power-gated and
+// cost nothing.  Energy = sum over frequencies of busy time x P(f).
+const COEFF_UW_PER_MHZ_V2 = 416;
+const OPP = [[1200, 0.675], [1416, 0.725], [1608, 0.7625], [1800, 0.85], [2016, 0.925], [2208, 0.9875], [2400, 1.0]];
+const EMU_MAX_KHZ = 4000000;
+const LEAK_SHARE = 0.10;
+
+function volts(mhz) {
+  if (mhz <= OPP[0][0]) return OPP[0][1];
+  for (let i = 1; i < OPP.length; i++) {
+    const [f1, v1] = OPP[i];
+    const [f0, v0] = OPP[i - 1];
+    if (mhz <= f1) return v0 + (v1 - v0) * (mhz - f0) / (f1 - f0);
+  }
+  return OPP[OPP.length - 1][1];
+}
+function powerMw(khz) {
+  const mhz = (khz / EMU_MAX_KHZ) * OPP[OPP.length - 1][0];
+  const v = volts(mhz);
+  const peak = COEFF_UW_PER_MHZ_V2 * OPP[OPP.length - 1][0] * 1.0 / 1000;
+  return COEFF_UW_PER_MHZ_V2 * mhz * v * v / 1000 + LEAK_SHARE * peak * v / 1.0;
+}
+const energyMj = (busy) => Object.entries(busy).reduce((e, [khz, ns]) => e + powerMw(Number(khz)) * ns / 1e9, 0);
+
+// ---- Aggregation -----------------------------------------------------------
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
+const [rawFile, dest] = process.argv.slice(2);
+const raw = JSON.parse(fs.readFileSync(rawFile, 'utf8'));
+const runs = raw.runs;
+for (const r of runs) {
+  r.energy = energyMj(r.busyNsByKhz);
+  const tis = r.timeInState10ms;
+  const total = Object.values(tis).reduce((a, b) => a + b, 0);
+  r.boostedShare = total ? (tis[EMU_MAX_KHZ] || 0) / total : 0;
+  r.hintsPerSec = r.kernel ? r.kernel.hints / r.wall : 0;
+}
+const key = (r) => `${r.service}|${r.loadFactor}|${r.rep}`;
+const base = new Map(runs.filter((r) => r.policy === 'fixed-2.6').map((r) => [key(r), r]));
+// Per run: tail reduction and energy relative to the fixed-base run of the
+// same service, rate and repetition.
+for (const r of runs) {
+  const b = base.get(key(r));
+  r.p99Reduction = b ? 1 - r.p99 / b.p99 : NaN;
+  r.p999Reduction = b ? 1 - r.p999 / b.p999 : NaN;
+  r.energyRel = b ? (r.energy / r.wall) / (b.energy / b.wall) : NaN;
+}
+const groups = new Map();
+for (const r of runs) {
+  const k = `${r.service}|${r.loadFactor}|${r.policy}`;
+  if (!groups.has(k)) groups.set(k, []);
+  groups.get(k).push(r);
+}
+const fields = ['p50', 'p99', 'p999', 'rps', 'energyRel', 'p99Reduction', 'p999Reduction', 'boostedShare', 'hintsPerSec'];
+const rows = [...groups.values()].map((g) => {
+  const o = { service: g[0].service, loadFactor: g[0].loadFactor, rate: g[0].rate, policy: g[0].policy, n: g.length };
+  for (const f of fields) {
+    const xs = g.map((r) => r[f]).filter(Number.isFinite);
+    o[f] = median(xs);
+    o[`${f}Spread`] = xs.length ? [Math.min(...xs), Math.max(...xs)] : null;
+  }
+  return o;
+});
+// Per policy over all services and rates: medians of the per-case medians.
+const policies = [...new Set(rows.map((r) => r.policy))];
+const overall = policies.map((p) => {
+  const rs = rows.filter((r) => r.policy === p);
+  return { policy: p, p99Reduction: median(rs.map((r) => r.p99Reduction)), p999Reduction: median(rs.map((r) => r.p999Reduction)),
+    energyRel: median(rs.map((r) => r.energyRel)), boostedShare: median(rs.map((r) => r.boostedShare)),
+    hintsPerSec: median(rs.map((r) => r.hintsPerSec)) };
+});
+const PUBLISHED = [
+  { policy: 'published GC boost', p99Reduction: 0.136, energyRel: 1.03 },
+  { policy: 'published queue boost', p99Reduction: 0.163, energyRel: 1.10 },
+  { policy: 'published GC+queue+tuning', p99Reduction: 0.212, energyRel: 1.14 },
+  { policy: 'published Rubik', p99Reduction: 0.080, energyRel: 1.22 },
+  { policy: 'published Adrenaline', p99Reduction: 0.133, energyRel: 1.56 },
+];
+
+// ---- Table ---------------------------------------------------------------
+const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '-');
+const num = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+console.log(`\n${runs.length} runs of ${raw.secs} s, ${raw.reps} repetitions, under QEMU/TCG with emulated DVFS (ratios only)\n`);
+const hdr = ['service', 'load', 'policy', 'p50 ms', 'p99 ms', 'p99.9 ms', 'req/s', 'p99 cut', 'energy', 'boosted', 'hints/s'];
+const w = [12, 5, 19, 8, 8, 9, 7, 8, 7, 8, 8];
+const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd(w[i])).join(' '));
+line(hdr);
+for (const r of rows.sort((a, b) => a.service.localeCompare(b.service) || a.loadFactor - b.loadFactor)) {
+  line([r.service, `${Math.round(r.loadFactor * 100)}%`, r.policy, num(r.p50), num(r.p99), num(r.p999), num(r.rps),
+    pct(r.p99Reduction), `${num(r.energyRel, 2)}x`, pct(r.boostedShare), num(r.hintsPerSec, 0)]);
+}
+console.log('\nAll services and rates (medians): p99 reduction and energy vs fixed 2.6 GHz');
+for (const o of [...overall, ...PUBLISHED]) console.log(`  ${o.policy.padEnd(28)} p99 ${pct(o.p99Reduction).padStart(7)}   energy ${num(o.energyRel, 2)}x`);
+
+// ---- Picture: tail reduction vs energy --------------------------------------
+function svg() {
+  const W = 760; const H = 480; const L = 70; const R = 220; const T = 40; const B = 60;
+  const pts = [...overall.map((o) => ({ ...o, ours: true })), ...PUBLISHED];
+  const xs = pts.map((p) => p.energyRel).filter(Number.isFinite);
+  const ys = pts.map((p) => p.p99Reduction).filter(Number.isFinite);
+  const x0 = Math.min(0.9, ...xs); const x1 = Math.max(1.7, ...xs);
+  const y0 = Math.min(-0.05, ...ys); const y1 = Math.max(0.3, ...ys);
+  const X = (v) => L + (v - x0) / (x1 - x0) * (W - L - R);
+  const Y = (v) => H - B - (v - y0) / (y1 - y0) * (H - T - B);
+  const colors = { 'eb-gc': '#1b9e77', 'eb-queue': '#7570b3', 'eb-gc+queue': '#d95f02', 'eb-gc+queue+tuning': '#e7298a', oracle: '#66a61e',
+    'fixed-2.6': '#444', 'fixed-3.3': '#777', 'fixed-4.0': '#999', schedutil: '#a6761d', ondemand: '#e6ab02' };
+  let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">\n`;
+  s += `<rect width="${W}" height="${H}" fill="white"/>\n`;
+  s += `<text x="${L}" y="24" font-size="15">p99 reduction vs energy, both against a fixed 2.6 GHz (up and left is better)</text>\n`;
+  const step = x1 - x0 > 1 ? 0.2 : 0.1;
+  for (let v = Math.ceil(x0 / step) * step; v <= x1 + 1e-9; v += step) {
+    s += `<line x1="${X(v)}" y1="${T}" x2="${X(v)}" y2="${H - B}" stroke="#eee"/><text x="${X(v)}" y="${H - B + 16}" text-anchor="middle">${v.toFixed(1)}x</text>\n`;
+  }
+  for (let v = Math.ceil(y0 * 20) / 20; v <= y1 + 1e-9; v += 0.05) {
+    s += `<line x1="${L}" y1="${Y(v)}" x2="${W - R}" y2="${Y(v)}" stroke="#eee"/><text x="${L - 6}" y="${Y(v) + 4}" text-anchor="end">${Math.round(v * 100)}%</text>\n`;
+  }
+  s += `<text x="${(L + W - R) / 2}" y="${H - 20}" text-anchor="middle">energy (power model, relative)</text>\n`;
+  s += `<text transform="translate(18 ${(T + H - B) / 2}) rotate(-90)" text-anchor="middle">p99 reduction</text>\n`;
+  let ly = T + 10;
+  for (const p of pts) {
+    if (!Number.isFinite(p.energyRel) || !Number.isFinite(p.p99Reduction)) continue;
+    const c = p.ours ? (colors[p.policy] || '#000') : '#bbb';
+    const shape = p.ours ? `<circle cx="${X(p.energyRel)}" cy="${Y(p.p99Reduction)}" r="6" fill="${c}"/>`
+      : `<rect x="${X(p.energyRel) - 5}" y="${Y(p.p99Reduction) - 5}" width="10" height="10" fill="none" stroke="#555"/>`;
+    s += `${shape}\n`;
+    if (!p.ours) s += `<text x="${X(p.energyRel) + 8}" y="${Y(p.p99Reduction) + 4}" fill="#555" font-size="11">${p.policy.replace('published ', '')}</text>\n`;
+    s += `${p.ours ? `<circle cx="${W - R + 20}" cy="${ly - 4}" r="5" fill="${c}"/>` : `<rect x="${W - R + 15}" y="${ly - 9}" width="10" height="10" fill="none" stroke="#555"/>`}<text x="${W - R + 32}" y="${ly}">${p.ours ? p.policy : p.policy.replace('published ', 'published: ')}</text>\n`;
+    ly += 18;
+  }
+  return `${s}</svg>\n`;
+}
+
+fs.mkdirSync(dest, { recursive: true });
+fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
+  note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js; ratios to fixed 2.6 GHz.',
+  secs: raw.secs, reps: raw.reps, powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE },
+  overall, published: PUBLISHED, cases: rows,
+}, null, 1));
+fs.writeFileSync(path.join(dest, 'results.svg'), svg());

@@ -1,0 +1,202 @@
+'use strict';
+// Inside the experiment guest (run_in_guest.sh starts it on CPU 0): every
+// service x rate x policy, alternating policies, repeated; each run records
+// oha's latencies (open loop, coordinated omission corrected), the server
+// CPU's busy time per frequency (ebtest_cpufreq emulate=1), its time in
+// state and eventboost's counters.  Writes OUT/raw.json.
+//   node driver.js OUT
+const { execFileSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const OUT = process.argv[2];
+const TOP = path.resolve(__dirname, '..');
+const OHA = process.env.OHA;
+const EBCTL = path.join(TOP, 'build/userlib/ebctl');
+const CF = '/sys/devices/system/cpu/cpufreq';
+const QUICK = process.env.EXPERIMENT_QUICK === '1';
+const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : 8));
+const REPS = Number(process.env.EXPERIMENT_REPS || (QUICK ? 1 : 2));
+const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : '0.4,0.7')).split(',').map(Number);
+const app = '/tmp/experiment-app';
+
+const log = (m) => console.log(`==> ${m}`);
+const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', ...opts });
+const write = (f, v) => fs.writeFileSync(f, String(v));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// The services: the demo's allocation-heavy endpoint, the demo's light and
+// heavy mix, and json-server (a real open-source application).
+// Sizes keep a heavy request at a few ms natively (~100 ms under TCG), so
+// a run of a few seconds holds enough requests for its percentiles.
+const SERVICES = [
+  { name: 'heavy-json', script: path.join(TOP, 'demo/server.js'), env: { HEAVY_ROWS: '300' },
+    path: '/heavy', ready: '/light', tail: '^/heavy$' },
+  { name: 'mixed', script: path.join(TOP, 'demo/server.js'), env: { HEAVY_ROWS: '600' },
+    path: '/(light|light|light|light|heavy)', regex: true, ready: '/light', tail: '^/heavy$' },
+  { name: 'json-server',
+    script: path.join(TOP, 'experiment/node_modules/json-server/lib/cli/bin.js'),
+    args: (port) => ['--quiet', '--port', String(port), '/tmp/experiment-db.json'],
+    path: '/(posts|posts/1[0-9]|posts/2[0-9]|comments/3[0-9]|posts/4[0-9])', regex: true,
+    ready: '/profile', tail: '^/posts$' },
+];
+
+// Policies of the server's policy (CPU 1); CPU 0 (load generator) stays at 4.0 GHz.
+const POLICIES = [
+  { name: 'fixed-2.6', gov: 'eventboost', eb: 'off' },
+  { name: 'fixed-3.3', gov: 'eventboost', eb: 'off', base: 3300000 },
+  { name: 'fixed-4.0', gov: 'performance' },
+  { name: 'schedutil', gov: 'schedutil' },
+  { name: 'ondemand', gov: 'ondemand' },
+  { name: 'eb-gc', gov: 'eventboost', eb: 'gc' },
+  { name: 'eb-queue', gov: 'eventboost', eb: 'queue' },
+  { name: 'eb-gc+queue', gov: 'eventboost', eb: 'all' },
+  { name: 'eb-gc+queue+tuning', gov: 'eventboost', eb: 'all', node: ['--max-semi-space-size=2'] },
+  { name: 'oracle', gov: 'eventboost', eb: 'off', oracle: true },
+];
+
+function setPolicy(p) {
+  write(`${CF}/policy0/scaling_governor`, 'performance');
+  write(`${CF}/policy1/scaling_governor`, 'performance');
+  write(`${CF}/policy1/scaling_governor`, p.gov);
+  if (p.gov === 'eventboost') {
+    write(`${CF}/policy1/eventboost/base_freq`, p.base || 0);
+  }
+}
+
+function busy() { // CPU 1's busy ns per kHz
+  const out = {};
+  for (const m of fs.readFileSync('/dev/ebtest_cpufreq', 'utf8').matchAll(/^busy 1 (\d+) (\d+)$/gm)) out[m[1]] = Number(m[2]);
+  return out;
+}
+
+function timeInState() {
+  return Object.fromEntries(fs.readFileSync(`${CF}/policy1/stats/time_in_state`, 'utf8').trim().split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number)));
+}
+
+function kernelStats() {
+  try {
+    const j = JSON.parse(sh(EBCTL, ['status', '--json'], { stdio: ['ignore', 'pipe', 'ignore'] }));
+    const p = j.policies.find((x) => x.policy === 1);
+    return p && p.eventboost ? p.eventboost : null;
+  } catch { return null; }
+}
+
+function oha(server, args) {
+  const a = ['--no-tui', '--output-format', 'json', ...args];
+  if (server.svc.regex) a.push('--rand-regex-url');
+  a.push(`http://127.0.0.1:${server.port}${server.svc.path}`);
+  return JSON.parse(sh('taskset', ['-c', '0', OHA, ...a], { maxBuffer: 64 << 20 }));
+}
+
+// One server process per service and hook configuration, started once and
+// reused by every policy that needs it (policies that differ only in the
+// governor share the hook-less one); idle servers cost nothing.
+const servers = new Map();
+let nextPort = 8100;
+
+async function server(svc, p) {
+  const key = `${svc.name}|${p.eb || 'off'}|${p.oracle ? 'oracle' : ''}|${(p.node || []).join(' ')}`;
+  if (servers.has(key)) return servers.get(key);
+  const port = nextPort++;
+  const env = { ...process.env, ...(svc.env || {}), PORT: String(port), EVENTBOOST: p.eb || 'off', ORACLE_URLS: svc.tail };
+  const args = ['-c', '1', process.execPath, ...(p.node || []), '-r', 'eventboost/register'];
+  if (p.oracle) args.push('-r', path.join(TOP, 'experiment/oracle.js'));
+  args.push(svc.script, ...(svc.args ? svc.args(port) : []));
+  const t0 = Date.now();
+  const child = spawn('taskset', args, { cwd: app, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => { err += d; });
+  for (let i = 0; i < 600; i++) {
+    try {
+      sh('wget', ['-q', '-O', '/dev/null', `http://127.0.0.1:${port}${svc.ready}`]);
+      const s = { svc, port, child };
+      servers.set(key, s);
+      log(`${svc.name}: server for ${p.name} up on :${port} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      return s;
+    } catch { await sleep(100); }
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${svc.name} did not start: ${err}`);
+}
+
+async function stopServers() {
+  for (const s of servers.values()) {
+    const done = new Promise((r) => s.child.on('exit', r));
+    s.child.kill('SIGTERM');
+    setTimeout(() => s.child.kill('SIGKILL'), 3000).unref();
+    await done;
+  }
+  servers.clear();
+}
+
+async function run(svc, p, rate) {
+  const srv = await server(svc, p);
+  setPolicy(p);
+  oha(srv, ['-z', '1s', '-q', String(rate), '-c', '32']); // settle at this rate and clock
+  const b0 = busy();
+  const t0 = timeInState();
+  const k0 = kernelStats();
+  const w0 = Date.now();
+  const r = oha(srv, ['-z', `${SECS}s`, '-q', String(rate), '-c', '32', '--latency-correction']);
+  const wall = (Date.now() - w0) / 1000;
+  const b1 = busy();
+  const t1 = timeInState();
+  const k1 = kernelStats();
+  const diff = (a, b) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k] - (a[k] || 0)]));
+  const lat = r.latencyPercentiles || {};
+  return {
+    service: svc.name, policy: p.name, rate, wall,
+    rps: r.summary.requestsPerSec, success: r.summary.successRate,
+    p50: lat.p50 * 1e3, p99: lat.p99 * 1e3, p999: lat['p99.9'] * 1e3,
+    busyNsByKhz: diff(b0, b1), timeInState10ms: diff(t0, t1),
+    kernel: k0 && k1 ? {
+      hints: (k1.hints.gc + k1.hints.queue + k1.hints.timed) - (k0.hints.gc + k0.hints.queue + k0.hints.timed),
+      boosts: k1.boosts - k0.boosts, boostedNs: k1.boosted_ns - k0.boosted_ns,
+      governedNs: k1.governed_ns - k0.governed_ns,
+      watchdogEnds: k1.watchdog_ends - k0.watchdog_ends, budgetEnds: k1.budget_ends - k0.budget_ends,
+    } : null,
+  };
+}
+
+async function main() {
+  fs.mkdirSync(`${app}/node_modules`, { recursive: true });
+  fs.rmSync(`${app}/node_modules/eventboost`, { force: true });
+  fs.symlinkSync(path.join(TOP, 'node-binding'), `${app}/node_modules/eventboost`);
+  sh(process.execPath, [path.join(__dirname, 'make-db.js'), '/tmp/experiment-db.json', '100']);
+  // The experiment measures policies, not the budget or the watchdog.
+  setPolicy(POLICIES[0]);
+  write(`${CF}/policy1/eventboost/budget_pct`, 100);
+  const runs = [];
+  const started = Date.now();
+  for (const svc of SERVICES) {
+    setPolicy(POLICIES[0]);
+    // Start every configuration's server first, and warm each up (JIT, heap).
+    for (const p of POLICIES) oha(await server(svc, p), ['-z', '2s', '-c', '4']);
+    setPolicy(POLICIES[0]);
+    const cap = oha(await server(svc, POLICIES[0]), ['-z', '5s', '-c', '16']).summary.requestsPerSec;
+    log(`${svc.name}: capacity at 2.6 GHz ${cap.toFixed(1)} req/s; rates ${RATES.map((f) => Math.round(f * cap)).join(', ')}`);
+    for (let rep = 0; rep < REPS; rep++) {
+      for (const f of RATES) {
+        const rate = Math.max(1, Math.round(f * cap));
+        // Alternate: each repetition starts the rotation elsewhere.
+        const order = POLICIES.map((_, i) => POLICIES[(i + rep * 3) % POLICIES.length]);
+        for (const p of order) {
+          const r = await run(svc, p, rate);
+          r.rep = rep;
+          r.loadFactor = f;
+          r.capacity = cap;
+          runs.push(r);
+          log(`${svc.name} ${rate}/s ${p.name}: p99 ${r.p99.toFixed(1)} ms, ${r.rps.toFixed(1)} req/s ` +
+            `[${((Date.now() - started) / 60000).toFixed(1)} min]`);
+          fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({ secs: SECS, reps: REPS, runs }, null, 1));
+        }
+      }
+    }
+    await stopServers();
+  }
+  write(path.join(OUT, 'result'), 0);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
