@@ -15,10 +15,10 @@ modprobe -q cpufreq_performance 2>/dev/null
 
 insmod "$B/eventboost/eventboost.ko" || rc=1
 # mode name, driver parameters, EBTEST_FAST
-for mode in "percpu-fast:shared=0 fast_switch=1:1" \
+for mode in "emulated:shared=0 fast_switch=1 emulate=1:1" \
+	    "percpu-fast:shared=0 fast_switch=1:1" \
 	    "percpu-worker:shared=0 fast_switch=0:0" \
-	    "shared-global-fast:shared=1 fast_switch=1 per_policy_gov=0:1" \
-	    "emulated:shared=0 fast_switch=1 emulate=1:1"; do
+	    "shared-global-fast:shared=1 fast_switch=1 per_policy_gov=0:1"; do
 	name=${mode%%:*}; rest=${mode#*:}
 	params=${rest%:*}; fast=${rest##*:}
 	case $name in *"$FILTER"*) ;; *) continue ;; esac

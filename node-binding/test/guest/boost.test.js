@@ -48,10 +48,18 @@ function block() {
   console.log('blocking');
   const end = Date.now() + 600;
   while (Date.now() < end);
-  setTimeout(() => {
-    const cur = /^policy 1 cur (\\d+)/m.exec(fs.readFileSync('/dev/ebtest_cpufreq', 'utf8'))[1];
-    console.log(JSON.stringify({ stats: eb.stats(), cur: Number(cur) }));
-  }, 500);
+  // Drained: the loop now waits.  Poll (each poll a short loop iteration)
+  // until the boost is gone, for at most 10 s: a loaded TCG host can hold
+  // the monitor thread or the kernel's apply off for a while.
+  const t0 = Date.now();
+  const check = () => {
+    const cur = Number(/^policy 1 cur (\\d+)/m.exec(fs.readFileSync('/dev/ebtest_cpufreq', 'utf8'))[1]);
+    const stats = eb.stats();
+    const done = !stats.queue.boostedNow && !stats.kernel.boosted && cur === 2600000;
+    if (done || Date.now() - t0 > 10000) console.log(JSON.stringify({ stats, cur }));
+    else setTimeout(check, 50);
+  };
+  setTimeout(check, 300);
 }
 setImmediate(tick);
 `);
