@@ -4,6 +4,7 @@
 #   make userlib              libeventboost (.so, .a), eventboost.pc
 #   make demo                 a Node service under load in a QEMU guest, eventboost off/on
 #   make check                all tests, in QEMU guests on 6.1, 6.12, 6.12-rt
+#   make bench                cost of a hint, hint->applied latency, cost to Node (~12 min)
 #   make experiment           tail latency vs energy, every policy, emulated DVFS (~40 min)
 #   make install DESTDIR= PREFIX= KVER=    /  make uninstall (same variables)
 #   make install-dkms DESTDIR=              sources for DKMS (rebuilds on kernel upgrades)
@@ -41,6 +42,9 @@ demo:
 
 experiment:
 	scripts/experiment.sh
+
+bench:
+	scripts/bench.sh
 
 install: module userlib
 	install -D -m 0644 $(OUT)/$(KVER)/eventboost/eventboost.ko $(MODDIR)/eventboost.ko
@@ -95,4 +99,4 @@ uninstall-dkms:
 clean:
 	rm -rf build
 
-.PHONY: all module userlib check demo experiment install uninstall install-dkms uninstall-dkms clean
+.PHONY: all module userlib check demo bench experiment install uninstall install-dkms uninstall-dkms clean

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hint_latency: how long until a frequency is applied, from the test
+ * driver's record of changes (/dev/ebtest_cpufreq, timestamps from
+ * ktime_get_ns(), i.e. CLOCK_MONOTONIC).
+ *
+ *   hint_latency hint [-b BOOST_CPU] [-o OTHER_CPU] [-n N] [-k BLOCK]
+ *	eventboost: CLOCK_MONOTONIC just before EB_IOC_GC_ENTER to the
+ *	driver's change to boost_freq, and whether the change landed before
+ *	the ioctl returned.  Two ways, alternating in blocks:
+ *	  same:  the client's bound thread hints itself, on BOOST_CPU;
+ *	  cross: the bound thread spins on BOOST_CPU (an event loop at work)
+ *	         and a thread on OTHER_CPU hints through the same fd.
+ *	Needs eventboost on BOOST_CPU's policy, budget_pct=100, a large
+ *	max_boost_us.
+ *
+ *   hint_latency burst -g GOVERNOR [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]
+ *	A stock governor's reaction: after IDLE_MS of idling (in 10 ms
+ *	sleeps, so that the governor sees the CPU idle), a thread starts
+ *	spinning on CPU at t0; reported are the first change to a higher
+ *	frequency after t0 and the first change to the highest one.
+ *	Selects GOVERNOR on CPU's policy and leaves it selected.
+ *
+ * Prints one JSON object.  Needs root and ebtest_cpufreq.ko.
+ */
+#include "bench.h"	/* first: it defines _GNU_SOURCE */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/ioctl.h>
+
+#define RECORD "/dev/ebtest_cpufreq"
+/*
+ * A change not landed SLOW_NS after a hint is late (counted, still
+ * measured).  One not landed STUCK_NS after it never will: the governor lost
+ * the update.  The hint is then sent again and the iteration counted as
+ * lost and left out.  (Under TCG a loaded host can stall a vCPU for a
+ * hundred milliseconds; a lost update stays lost.)
+ */
+#define SLOW_NS		200000000ull
+#define STUCK_NS	2000000000ull
+
+struct change {
+	uint64_t ts;
+	unsigned int policy, on_cpu, khz;
+	char path;
+};
+
+struct record {
+	struct change *c;
+	size_t n;
+};
+
+static void record_clear(void)
+{
+	int fd = open(RECORD, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, "clear", 5) != 5)
+		die(RECORD ": cannot clear: %s", strerror(errno));
+	close(fd);
+}
+
+/* The recorded changes of one policy, oldest first. */
+static void record_read(struct record *r, unsigned int policy)
+{
+	size_t len = 0, cap = 1 << 20;
+	char *buf = malloc(cap), *line, *save;
+	ssize_t n;
+	int fd = open(RECORD, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !buf)
+		die(RECORD ": %s", strerror(errno));
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += n;
+		if (cap - len < 4096) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				die("out of memory");
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+
+	free(r->c);
+	r->c = calloc(len / 16 + 1, sizeof(*r->c));
+	r->n = 0;
+	if (!r->c)
+		die("out of memory");
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct change c;
+		unsigned long long seq, ts;
+
+		if (sscanf(line, "change %llu %llu %u %u %u %c", &seq, &ts,
+			   &c.policy, &c.on_cpu, &c.khz, &c.path) != 6 ||
+		    c.policy != policy)
+			continue;
+		c.ts = ts;
+		r->c[r->n++] = c;
+	}
+	free(buf);
+}
+
+/* ---------------------------------------------------------------- hint */
+
+struct hint_iter {
+	uint64_t t0, t1;	/* around EB_IOC_GC_ENTER */
+	uint64_t t_exit;	/* just before EB_IOC_GC_EXIT */
+	bool stuck;		/* the boost was lost, sent again */
+};
+
+struct hint_run {
+	const char *name;
+	struct samples lat, ioctl_ns;
+	long before_return, after_return, missing, fast, target, on_boost_cpu;
+	long stuck_enter, stuck_exit;	/* lost updates, see STUCK_NS */
+	long slow;			/* changes later than SLOW_NS */
+};
+
+static int eb_fd, boost_cpu = 1, other_cpu;
+static unsigned int base_khz, boost_khz, policy_cpu;
+static volatile int spinning;
+
+static struct eb_policy_stats policy_stats(void)
+{
+	struct eb_policy_stats st = { .cpu = boost_cpu };
+
+	if (ioctl(eb_fd, EB_IOC_POLICY_STATS, &st))
+		die("EB_IOC_POLICY_STATS: %s", strerror(errno));
+	return st;
+}
+
+/* Wait (sleeping) until the policy runs at khz; false after max_ns. */
+static bool wait_khz(unsigned int khz, uint64_t max_ns)
+{
+	uint64_t start = now_ns();
+
+	while (policy_stats().cur_khz != khz) {
+		if (now_ns() - start > max_ns)
+			return false;
+		sleep_ns(100000);
+	}
+	return true;
+}
+
+static void hint(unsigned long cmd)
+{
+	if (ioctl(eb_fd, cmd, 0))
+		die("hint ioctl %#lx: %s", cmd, strerror(errno));
+}
+
+/*
+ * Wait for the policy to reach @khz after hint @cmd; send the hint again if
+ * the governor lost it (it stays at the other frequency with the decision
+ * made).  Returns false for a lost update.
+ */
+static bool settle(struct hint_run *run, unsigned long cmd, unsigned int khz,
+		   long *stuck)
+{
+	struct eb_policy_stats st;
+
+	if (wait_khz(khz, SLOW_NS))
+		return true;
+	run->slow++;
+	if (wait_khz(khz, STUCK_NS - SLOW_NS))
+		return true;
+	st = policy_stats();
+	if (!(*stuck)++)
+		fprintf(stderr, "bench: lost update: at %u kHz for %llu ms, decided %u kHz; hinting again\n",
+			st.cur_khz, STUCK_NS / 1000000, st.target_khz);
+	hint(cmd);
+	if (!wait_khz(khz, STUCK_NS))
+		die("policy did not reach %u kHz (at %u)", khz, policy_stats().cur_khz);
+	return false;
+}
+
+/* One block of boosts from the calling thread; then match the record. */
+static void hint_block(struct hint_run *run, struct hint_iter *it, long k)
+{
+	struct record rec = { 0 };
+	size_t j = 0;
+	long i;
+
+	if (!wait_khz(base_khz, STUCK_NS))
+		die("policy not at base_freq before a block");
+	record_clear();
+	for (i = 0; i < k; i++) {
+		/* A little jitter so that hints do not phase-lock with ticks. */
+		sleep_ns(200000 + (uint64_t)(rand() % 800) * 1000);
+		it[i].t0 = now_ns();
+		hint(EB_IOC_GC_ENTER);
+		it[i].t1 = now_ns();
+		it[i].stuck = !settle(run, EB_IOC_GC_ENTER, boost_khz, &run->stuck_enter);
+		it[i].t_exit = now_ns();
+		hint(EB_IOC_GC_EXIT);
+		settle(run, EB_IOC_GC_EXIT, base_khz, &run->stuck_exit);
+	}
+
+	record_read(&rec, policy_cpu);
+	for (i = 0; i < k; i++) {
+		while (j < rec.n && (rec.c[j].ts < it[i].t0 ||
+				     rec.c[j].khz != boost_khz))
+			j++;
+		if (j == rec.n || rec.c[j].ts > it[i].t_exit) {
+			run->missing++;
+			continue;
+		}
+		if (it[i].stuck) {	/* applied only when hinted again */
+			j++;
+			continue;
+		}
+		samples_add(&run->lat, rec.c[j].ts - it[i].t0);
+		samples_add(&run->ioctl_ns, it[i].t1 - it[i].t0);
+		if (rec.c[j].ts <= it[i].t1)
+			run->before_return++;
+		else
+			run->after_return++;
+		if (rec.c[j].path == 'f')
+			run->fast++;
+		else
+			run->target++;
+		if ((int)rec.c[j].on_cpu == boost_cpu)
+			run->on_boost_cpu++;
+		j++;
+	}
+	free(rec.c);
+}
+
+struct cross_arg {
+	struct hint_run *run;
+	struct hint_iter *it;
+	long k;
+};
+
+/* The hinting thread of a cross block, on OTHER_CPU. */
+static void *cross_thread(void *p)
+{
+	struct cross_arg *a = p;
+
+	pin_cpu(other_cpu);
+	hint_block(a->run, a->it, a->k);
+	spinning = 0;
+	return NULL;
+}
+
+static void json_run(struct hint_run *r)
+{
+	json_open(r->name, '{');
+	json_samples(&r->lat);
+	json_samples(&r->ioctl_ns);
+	json_u64("before_return", r->before_return);
+	json_u64("after_return", r->after_return);
+	json_u64("missing", r->missing);
+	json_u64("path_fast", r->fast);
+	json_u64("path_target", r->target);
+	json_u64("on_boost_cpu", r->on_boost_cpu);
+	json_u64("stuck_enter", r->stuck_enter);
+	json_u64("stuck_exit", r->stuck_exit);
+	json_u64("slow", r->slow);
+	json_close('}');
+}
+
+static int run_hint(long n, long k)
+{
+	struct hint_run same = { .name = "same_cpu" }, cross = { .name = "cross_cpu" };
+	struct eb_policy_stats st = { 0 };
+	struct hint_iter *it = calloc(k, sizeof(*it));
+	long done;
+
+	if (!it)
+		die("out of memory");
+	pin_cpu(boost_cpu);
+	/* The client is bound to this thread, which stays on BOOST_CPU. */
+	eb_fd = open("/dev/eventboost", O_RDWR | O_CLOEXEC);
+	if (eb_fd < 0)
+		die("/dev/eventboost: %s", strerror(errno));
+	st.cpu = boost_cpu;
+	if (ioctl(eb_fd, EB_IOC_POLICY_STATS, &st))
+		die("EB_IOC_POLICY_STATS: %s", strerror(errno));
+	if (!(st.flags & EB_POLICY_GOVERNED))
+		die("eventboost does not govern CPU %d", boost_cpu);
+	base_khz = st.base_khz;
+	boost_khz = st.boost_khz;
+	policy_cpu = st.policy_cpu;
+	samples_init(&same.lat, "latency", n);
+	samples_init(&same.ioctl_ns, "ioctl", n);
+	samples_init(&cross.lat, "latency", n);
+	samples_init(&cross.ioctl_ns, "ioctl", n);
+
+	for (done = 0; done < n; done += k) {
+		struct cross_arg a = { &cross, it, k };
+		pthread_t t;
+
+		if (k > n - done)
+			a.k = k = n - done;
+		hint_block(&same, it, k);
+
+		spinning = 1;
+		if (pthread_create(&t, NULL, cross_thread, &a))
+			die("pthread_create failed");
+		while (spinning)
+			;
+		pthread_join(t, NULL);
+	}
+
+	json_open(NULL, '{');
+	json_str("mode", "hint");
+	json_str("path", (st.flags & EB_POLICY_FAST_SWITCH) ? "fast_switch" : "worker");
+	json_u64("boost_cpu", boost_cpu);
+	json_u64("other_cpu", other_cpu);
+	json_u64("base_khz", base_khz);
+	json_u64("boost_khz", boost_khz);
+	json_run(&same);
+	json_run(&cross);
+	json_close('}');
+	putchar('\n');
+	return 0;
+}
+
+/* --------------------------------------------------------------- burst */
+
+static int run_burst(const char *gov, long n, long spin_ms, long idle_ms)
+{
+	struct samples raise, top;
+	struct record rec = { 0 };
+	uint64_t *t0 = calloc(n, sizeof(*t0));
+	unsigned int *f0 = calloc(n, sizeof(*f0));
+	long i, j, never_raised = 0, never_top = 0;
+	long max_khz, policy;
+	size_t c;
+
+	if (!t0 || !f0)
+		die("out of memory");
+	pin_cpu(boost_cpu);
+	set_governor(boost_cpu, gov);
+	max_khz = cpufreq_read_long(boost_cpu, "cpuinfo_max_freq");
+	policy = cpufreq_read_long(boost_cpu, "related_cpus");	/* first CPU */
+	if (max_khz <= 0 || policy < 0)
+		die("cannot read CPU %d's policy", boost_cpu);
+	samples_init(&raise, "first_raise", n);
+	samples_init(&top, "to_max", n);
+
+	record_clear();
+	for (i = 0; i < n; i++) {
+		uint64_t end;
+
+		for (j = 0; j < idle_ms / 10; j++)
+			sleep_ns(10000000);
+		f0[i] = cpufreq_read_long(boost_cpu, "scaling_cur_freq");
+		t0[i] = now_ns();
+		end = t0[i] + (uint64_t)spin_ms * 1000000;
+		while (now_ns() < end)
+			;
+	}
+	record_read(&rec, policy);
+
+	for (i = 0, c = 0; i < n; i++) {
+		uint64_t end = t0[i] + (uint64_t)spin_ms * 1000000;
+		bool raised = false, topped = false;
+
+		while (c < rec.n && rec.c[c].ts < t0[i])
+			c++;
+		for (; c < rec.n && rec.c[c].ts <= end; c++) {
+			if (!raised && rec.c[c].khz > f0[i]) {
+				samples_add(&raise, rec.c[c].ts - t0[i]);
+				raised = true;
+			}
+			if (!topped && rec.c[c].khz >= max_khz) {
+				samples_add(&top, rec.c[c].ts - t0[i]);
+				topped = true;
+			}
+		}
+		never_raised += !raised && f0[i] < max_khz;
+		never_top += !topped && f0[i] < max_khz;
+	}
+
+	json_open(NULL, '{');
+	json_str("mode", "burst");
+	json_str("governor", gov);
+	json_u64("cpu", boost_cpu);
+	json_u64("spin_ms", spin_ms);
+	json_u64("idle_ms", idle_ms);
+	json_u64("bursts", n);
+	for (i = 0, j = 0; i < n; i++)
+		j += f0[i] >= max_khz;
+	json_u64("start_at_max", j);
+	json_u64("never_raised", never_raised);
+	json_u64("never_max", never_top);
+	json_samples(&raise);
+	json_samples(&top);
+	json_close('}');
+	putchar('\n');
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = 400, k = 100, spin_ms = 200, idle_ms = 300;
+	const char *mode = argc > 1 ? argv[1] : "", *gov = NULL;
+	int opt;
+
+	optind = 2;
+	while ((opt = getopt(argc, argv, "b:o:n:k:g:d:i:")) != -1) {
+		switch (opt) {
+		case 'b':
+			boost_cpu = atoi(optarg);
+			break;
+		case 'o':
+			other_cpu = atoi(optarg);
+			break;
+		case 'n':
+			n = atol(optarg);
+			break;
+		case 'k':
+			k = atol(optarg);
+			break;
+		case 'g':
+			gov = optarg;
+			break;
+		case 'd':
+			spin_ms = atol(optarg);
+			break;
+		case 'i':
+			idle_ms = atol(optarg);
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (n < 1 || k < 1 || k > 1000 || spin_ms < 1 || idle_ms < 10)
+		goto usage;
+	srand(1);
+	if (!strcmp(mode, "hint"))
+		return run_hint(n, k);
+	if (!strcmp(mode, "burst") && gov)
+		return run_burst(gov, n, spin_ms, idle_ms);
+usage:
+	fprintf(stderr,
+		"usage: %s hint [-b BOOST_CPU] [-o OTHER_CPU] [-n N] [-k BLOCK<=1000]\n"
+		"       %s burst -g GOVERNOR [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]\n",
+		argv[0], argv[0]);
+	return 2;
+}
