@@ -201,21 +201,26 @@ static void eb_apply_slow(struct eb_policy *ebp)
 {
 	unsigned long flags;
 	unsigned int khz;
-	bool started;
+	int ret;
 
 	mutex_lock(&ebp->work_lock);
 	raw_spin_lock_irqsave(&ebp->lock, flags);
 	ebp->work_in_progress = false;
-	khz = ebp->target_khz;
-	started = ebp->started && khz != ebp->applied_khz;
-	raw_spin_unlock_irqrestore(&ebp->lock, flags);
-
-	if (started &&
-	    !__cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L)) {
-		raw_spin_lock_irqsave(&ebp->lock, flags);
-		eb_applied(ebp, khz, false);
+	/*
+	 * A decision made while the driver ran was compared with the old
+	 * applied_khz and may have been filtered as a no-op: once applied,
+	 * apply the latest target too, until they agree.
+	 */
+	while (ebp->started && ebp->target_khz != ebp->applied_khz) {
+		khz = ebp->target_khz;
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		if (ret)
+			break;
+		eb_applied(ebp, khz, false);
 	}
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	mutex_unlock(&ebp->work_lock);
 }
 
