@@ -111,8 +111,12 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   s->busy_since.store(began, std::memory_order_relaxed);
   s->in_poll.store(false);
   // Pairs with the monitor's store of monitor_sleeping and its re-check of
-  // in_poll: one of the two sides sees the other.
-  if (s->monitor_sleeping.load()) Wake(s->wake_fd);
+  // in_poll: one of the two sides sees the other.  A queue long enough to
+  // boost for wakes it too, whatever it sleeps on.
+  bool long_queue = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations &&
+                    events >= 2 && double(events) > s->factor * s->avg_events &&
+                    !s->boosted_since.load(std::memory_order_relaxed);
+  if (long_queue || s->monitor_sleeping.load()) Wake(s->wake_fd);
 }
 
 // CPU time the loop thread has used: it grows only while the loop runs.
@@ -257,7 +261,16 @@ void QueueMonitor::Monitor(Shared* s) {
                double(hol) < (avg_busy > sample ? avg_busy : sample)) {
       EndBoost(s, now);
     }
-    SleepNs(s, s->sample_ns);
+    // Not boosted: nothing can trigger before the head-of-line time
+    // reaches its threshold (a long queue wakes us from OnCheck), so sleep
+    // until then instead of every sample period: waking costs the loop's
+    // core too.
+    uint64_t nap = s->sample_ns;
+    if (!s->boosted_since.load(std::memory_order_relaxed)) {
+      double until = s->factor * avg_busy - double(hol);
+      if (until > double(nap)) nap = uint64_t(until);
+    }
+    SleepNs(s, nap);
   }
   EndBoost(s, MonoNs());
 }
