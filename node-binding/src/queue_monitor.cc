@@ -211,8 +211,6 @@ void QueueMonitor::Monitor(Shared* s) {
     if (!in_poll) {
       began = s->busy_since.load(std::memory_order_relaxed);
       if (!began) began = now;  // started mid-iteration
-    } else if (woke_at) {
-      began = woke_at;  // running I/O callbacks inside the poll phase
     } else if (woke_at || Readable(s->backend_fd)) {
       // Poll phase with events: the loop runs their callbacks, or has
       // gone back to epoll_wait without a new iteration (libuv does so when
