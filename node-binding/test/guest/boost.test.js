@@ -12,9 +12,9 @@ test.beforeEach(() => h.governEverything());
 test('GC-Boost: an allocating loop boosts its own core during GC and returns to base', async () => {
   h.clear();
   const r = await h.runNode(h.PRELUDE + `
+pin(process.pid, 1); // before start(): a GC on another CPU would boost its policy
 const s = eb.start({ queue: false });
 if (!s.active) throw new Error(s.reason);
-pin(process.pid, 1);
 alloc(1500);
 setTimeout(() => console.log(JSON.stringify(eb.stats())), 300);
 `);
@@ -86,9 +86,11 @@ pin(process.pid, 0);
 const w = new Worker(\`
   const { parentPort } = require('node:worker_threads');
   \${${JSON.stringify(h.PRELUDE)}}
+  // Pin before start(): the Worker inherits the main thread's CPU 0, and a
+  // GC between start() and pinning would boost CPU 0's policy.
+  pin(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop(), 1);
   const s = eb.start({ queue: false });
   if (!s.active) throw new Error(s.reason);
-  pin(eb.stats().thread.tid, 1);
   alloc(1500);
   parentPort.postMessage(eb.stats());
 \`, { eval: true });
