@@ -274,13 +274,16 @@ static long eb_ioc_version(void __user *uarg)
 
 static long eb_ioc_policy_stats(void __user *uarg)
 {
+	const size_t out = offsetof(struct eb_policy_stats, policy_cpu);
 	struct eb_policy_stats st;
 	int ret;
 
 	if (copy_from_user(&st, uarg, sizeof(st)))
 		return -EFAULT;
-	if (st.in_flags)
+	if (st.in_flags || memchr_inv(st.reserved, 0, sizeof(st.reserved)))
 		return -EINVAL;
+	/* Nothing of the input is echoed back in an out field. */
+	memset((char *)&st + out, 0, sizeof(st) - out);
 	ret = eb_cpu_policy_stats(&st);
 	if (ret)
 		return ret;

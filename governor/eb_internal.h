@@ -44,6 +44,7 @@ struct eb_counters {
 	u64 hints[EB_NR_REASONS];
 	u64 boosts;
 	u64 boosted_ns;
+	u64 governed_ns;	/* in earlier start..stop periods */
 	u64 watchdog_ends;
 	u64 budget_ends;
 	u64 refused;

@@ -360,6 +360,7 @@ void eb_policy_start(struct eb_policy *ebp)
 void eb_policy_stop(struct eb_policy *ebp)
 {
 	unsigned long flags;
+	u64 now;
 	unsigned int cpu;
 
 	for_each_cpu(cpu, ebp->policy->related_cpus)
@@ -368,7 +369,10 @@ void eb_policy_stop(struct eb_policy *ebp)
 	synchronize_rcu();
 
 	raw_spin_lock_irqsave(&ebp->lock, flags);
-	eb_account(ebp, ktime_get_ns());
+	now = ktime_get_ns();
+	eb_account(ebp, now);
+	/* Counters live as long as the policy's governor: keep the time too. */
+	ebp->cnt.governed_ns += now - ebp->start_ns;
 	ebp->started = false;
 	ebp->boosted = false;
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
@@ -499,6 +503,7 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st)
 	struct eb_policy *ebp;
 	unsigned long flags;
 	unsigned int i;
+	u64 now;
 
 	if (st->cpu >= nr_cpu_ids || !cpu_possible(st->cpu))
 		return -EINVAL;
@@ -514,7 +519,8 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st)
 	ebp = rcu_dereference(per_cpu(eb_cpus, st->cpu).ebp);
 	if (ebp) {
 		raw_spin_lock_irqsave(&ebp->lock, flags);
-		eb_account(ebp, ktime_get_ns());
+		now = ktime_get_ns();
+		eb_account(ebp, now);
 		st->flags = EB_POLICY_GOVERNED;
 		if (ebp->fast)
 			st->flags |= EB_POLICY_FAST_SWITCH;
@@ -531,7 +537,7 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st)
 			st->hints[i] = ebp->cnt.hints[i];
 		st->boosts = ebp->cnt.boosts;
 		st->boosted_ns = ebp->cnt.boosted_ns;
-		st->governed_ns = ktime_get_ns() - ebp->start_ns;
+		st->governed_ns = ebp->cnt.governed_ns + now - ebp->start_ns;
 		st->watchdog_ends = ebp->cnt.watchdog_ends;
 		st->budget_ends = ebp->cnt.budget_ends;
 		st->refused = ebp->cnt.refused;

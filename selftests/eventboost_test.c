@@ -391,6 +391,11 @@ TEST_F(eb, bad_ioctls_change_nothing)
 	EXPECT_EQ(-1, ioctl(fd, EB_IOC_POLICY_STATS, &st1));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-EINVAL, policy_stats(fd, 100000, &st1));
+	memset(&st1, 0, sizeof(st1));
+	st1.cpu = self->last_cpu;
+	st1.reserved[7] = 1;
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_POLICY_STATS, &st1));
+	EXPECT_EQ(EINVAL, errno);
 
 	/* Nothing changed: no vote, no boost, no hint counted. */
 	ci = client_info(fd);
@@ -871,6 +876,7 @@ TEST_F(eb, counters_latency_and_time_in_state)
 
 TEST_F(eb, governor_switch_and_back)
 {
+	struct eb_policy_stats st;
 	int fd;
 
 	ASSERT_EQ(0, set_tunable(self->pol_last, "max_boost_us", "10000000"));
@@ -884,6 +890,17 @@ TEST_F(eb, governor_switch_and_back)
 	/* hints while another governor runs are harmless */
 	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
 	EXPECT_EQ(800000, cur_khz(self->pol_last));
+	/* Not governed: only what the cpufreq core knows, no input echoed. */
+	memset(&st, 0xa5, sizeof(st));
+	st.cpu = self->last_cpu;
+	st.in_flags = 0;
+	memset(st.reserved, 0, sizeof(st.reserved));
+	ASSERT_EQ(0, ioctl(fd, EB_IOC_POLICY_STATS, &st));
+	EXPECT_EQ(0u, st.flags);
+	EXPECT_EQ(800000u, st.cur_khz);
+	EXPECT_EQ(0u, st.base_khz);
+	EXPECT_EQ(0u, st.boosts);
+	EXPECT_EQ(0u, st.latency[0]);
 	close(fd);
 	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
 	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
@@ -891,6 +908,7 @@ TEST_F(eb, governor_switch_and_back)
 
 TEST_F(eb, cpu_hotplug_with_votes)
 {
+	struct eb_policy_stats st;
 	char path[96];
 	int fd;
 
@@ -909,6 +927,9 @@ TEST_F(eb, cpu_hotplug_with_votes)
 	ASSERT_EQ(0, write_str(path, "1"));
 	if (!self->shared)
 		EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+	/* A shared policy stopped and restarted under the vote: time adds up. */
+	ASSERT_EQ(0, policy_stats(fd, 0, &st));
+	EXPECT_LE(st.boosted_ns, st.governed_ns);
 	close(fd);
 	EXPECT_EQ(BASE, wait_khz(self->pol_first, BASE, 2000));
 	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));

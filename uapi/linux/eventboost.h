@@ -108,7 +108,7 @@ struct eb_policy_stats {
 	__u64 refused;		/* hints refused while budget spent */
 	__u64 applied;		/* frequency changes requested */
 	__u64 latency[EB_LAT_BUCKETS];	/* hint->applied, see above */
-	__u64 reserved[8];
+	__u64 reserved[8];	/* in: must be zero; out: zero */
 };
 
 #define EB_IOC_MAGIC		0xEB
