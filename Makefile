@@ -6,6 +6,8 @@
 #   make check                all tests, in QEMU guests on 6.1, 6.12, 6.12-rt
 #   make bench                cost of a hint, hint->applied latency, cost to Node (~12 min)
 #   make experiment           tail latency vs energy, every policy, emulated DVFS (~40 min)
+#   make stress / make fuzz   long stress suite / long ioctl fuzzing, every kernel
+#   make check-debug          guest suite, stress and fuzz on a KASAN/lockdep/kmemleak kernel
 #   make install DESTDIR= PREFIX= KVER=    /  make uninstall (same variables)
 #   make install-dkms DESTDIR=              sources for DKMS (rebuilds on kernel upgrades)
 KVER ?= $(shell scripts/default-kver.sh)
@@ -45,6 +47,15 @@ experiment:
 
 bench:
 	scripts/bench.sh
+
+stress:
+	scripts/stress.sh long
+
+fuzz:
+	scripts/stress.sh fuzz-long
+
+check-debug:
+	scripts/check-debug.sh
 
 install: module userlib
 	install -D -m 0644 $(OUT)/$(KVER)/eventboost/eventboost.ko $(MODDIR)/eventboost.ko
@@ -99,4 +110,4 @@ uninstall-dkms:
 clean:
 	rm -rf build
 
-.PHONY: all module userlib check demo bench experiment install uninstall install-dkms uninstall-dkms clean
+.PHONY: all module userlib check demo bench experiment stress fuzz check-debug install uninstall install-dkms uninstall-dkms clean

@@ -5,11 +5,12 @@
 # not be under /tmp: the guest's /tmp is its own tmpfs).  KVM hangs at guest
 # boot on these machines: TCG.  An Intel CPU model gives the guest
 # constant_tsc, without which the cpufreq core refuses fast switching.
-# EB_GUEST_MEM sets the guest's memory (default 2G).
+# EB_GUEST_MEM sets the guest's memory (default 2G); EB_KIMG boots that
+# kernel image instead of /boot/vmlinuz-KVER (the debug kernel).
 set -uo pipefail
 kver=$1 rwdir=$2 limit=$3
 shift 3
 timeout --kill-after=30 "$limit" \
-	vng --disable-kvm -r "/boot/vmlinuz-$kver" --cpus 2 --memory "${EB_GUEST_MEM:-2G}" \
+	vng --disable-kvm -r "${EB_KIMG:-/boot/vmlinuz-$kver}" --cpus 2 --memory "${EB_GUEST_MEM:-2G}" \
 	    --rwdir "$rwdir" --qemu-opts="-cpu Skylake-Client-v1" --exec "$*" \
 	</dev/null 2>&1 | grep --line-buffered -v "TCG doesn't support requested feature"

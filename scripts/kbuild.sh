@@ -3,12 +3,13 @@
 # so that several kernels can be built side by side.
 #   scripts/kbuild.sh KVER NAME SRCDIR... [-- extra make args]
 # With STRICT=1: W=1 and sparse (C=1), and any warning fails the build.
+# EB_KDIR: a kernel build tree instead of /lib/modules/KVER/build.
 set -euo pipefail
 kver=$1 name=$2; shift 2
 srcs=()
 while (($#)) && [ "$1" != -- ]; do srcs+=("$1"); shift; done
 [ "${1:-}" = -- ] && shift
-kdir=/lib/modules/$kver/build
+kdir=${EB_KDIR:-/lib/modules/$kver/build}
 if [ ! -d "$kdir" ]; then
 	echo "error: no headers for kernel $kver ($kdir missing)." >&2
 	echo "       install linux-headers-$kver, or pass KVER=<release> of an installed kernel" >&2

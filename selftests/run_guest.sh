@@ -7,6 +7,8 @@ KVER=$1 TOP=$2 OUT=$3 FILTER=${4:-} TARGS=${5:-}
 B=$TOP/build/$KVER
 T=$TOP/build/selftests/eventboost_test
 rc=0
+. "$TOP/selftests/stress/splats.sh"
+since=$(dmesg | wc -l)
 
 mountpoint -q /sys/kernel/tracing ||
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
@@ -51,8 +53,12 @@ if rmmod eventboost; then
 else
 	echo "not ok - eventboost unloads"; rc=1
 fi
+# The short stress and fuzz run (issue 6), unless a filter narrows the run.
+if [ -z "$FILTER$TARGS" ]; then
+	sh "$TOP/selftests/run_guest_stress.sh" "$KVER" "$TOP" "$OUT" short || rc=1
+fi
 
-if dmesg | grep -E 'BUG:|WARNING: CPU|Oops|Call Trace|possible circular locking|possible recursive locking|scheduling while atomic|INFO: task .* blocked|kmemleak|KASAN'; then
+if eb_splats "$since"; then
 	echo "not ok - kernel log has splats (above)"
 	rc=1
 else

@@ -1,0 +1,98 @@
+#!/bin/bash
+# make check-debug: the whole guest suite, the stress suite and the fuzzer
+# on a 6.12 debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
+# built once and cached by build-debug-kernel.sh).  Zero reports to pass.
+#   scripts/check-debug.sh                  host: build, boot, report
+#   scripts/check-debug.sh --guest KVER TOP OUT    (inside the guest)
+# Output: build/debug/tap-<kernel>.txt, dmesg-*.txt, kmemleak-<kernel>.txt.
+set -uo pipefail
+
+if [ "${1:-}" = --guest ]; then
+	KVER=$2 TOP=$3 OUT=$4
+	. "$TOP/selftests/stress/splats.sh"
+	rc=0
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	kml=/sys/kernel/debug/kmemleak
+	# Boot is checked here; then the log is emptied so that the suite's
+	# own check sees only what the tests caused.
+	# Scan only when asked (the periodic scan would log to dmesg mid-run)
+	# and forget what boot leaked: only leaks made by the tests count.
+	if [ -w $kml ]; then
+		echo scan=off > $kml
+		# The scan thread says goodbye asynchronously: let it, before
+		# the log is emptied.
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			dmesg | grep -q 'scanning thread ended' && break
+			sleep 1
+		done
+		echo scan > $kml; echo clear > $kml
+	fi
+	dmesg > "$OUT/dmesg-boot-$KVER.txt"
+	if grep -E "$EB_SPLATS" "$OUT/dmesg-boot-$KVER.txt"; then
+		echo "not ok - debug kernel boots without reports"; rc=1
+	fi
+	dmesg -C
+	# The whole guest suite, its short stress and fuzz run included.
+	sh "$TOP/selftests/run_guest.sh" "$KVER" "$TOP" "$OUT" || true
+	[ "$(cat "$OUT/result-$KVER" 2>/dev/null)" = 0 ] || rc=1
+	if [ -w $kml ]; then
+		# An object is reported once unreferenced for 5 s and seen by
+		# two scans.
+		sleep 6; echo scan > $kml; sleep 6; echo scan > $kml
+		cat $kml > "$OUT/kmemleak-$KVER.txt"
+		n=$(grep -c '^unreferenced object' "$OUT/kmemleak-$KVER.txt")
+		if [ "$n" = 0 ]; then echo "ok - kmemleak: no leak"
+		else head -60 "$OUT/kmemleak-$KVER.txt"; echo "not ok - kmemleak: $n leaks (above)"; rc=1; fi
+	else
+		echo "not ok - kmemleak not available"; rc=1
+	fi
+	if dmesg | grep -E "$EB_SPLATS"; then
+		echo "not ok - debug reports in the kernel log (above)"; rc=1
+	else
+		echo "ok - no KASAN, lockdep, atomic-sleep or kmemleak report"
+	fi
+	dmesg > "$OUT/dmesg-debug-$KVER.txt"
+	echo "$rc" > "$OUT/result-debug-$KVER"
+	exit $rc
+fi
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+t0=$(date +%s)
+tree=$(scripts/build-debug-kernel.sh) || exit 1
+echo "==> debug kernel: $tree (built in $(cat "$tree/.eb-built") s, once)"
+kver=$(make -s -C "$tree" kernelrelease)
+kimg=$tree/../bzImage
+# A copy outside the tree: given the tree's own image, vng would treat the
+# tree as a kernel source directory and set up its modules.
+cmp -s "$tree/arch/x86/boot/bzImage" "$kimg" || cp "$tree/arch/x86/boot/bzImage" "$kimg"
+
+echo "==> build for $kver"
+fail=0
+EB_KDIR=$tree scripts/kbuild.sh "$kver" eventboost Kbuild governor uapi || fail=1
+EB_KDIR=$tree scripts/kbuild.sh "$kver" ebtest selftests/driver/Kbuild \
+	selftests/driver/ebtest_cpufreq.c || fail=1
+scripts/fetch-ksrc.sh || fail=1
+make -s userlib || fail=1
+make -s -C selftests || fail=1
+(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null) || fail=1
+[ $fail = 0 ] || { echo "FAIL: build"; exit 1; }
+
+out=$top/build/debug
+mkdir -p "$out"
+rm -f "$out/result-debug-$kver"
+t1=$(date +%s)
+echo "==> guest suite, stress and fuzz on $kver"
+# As selftests/run_vm.sh; KASAN and lockdep make TCG a few times slower.
+EB_KIMG=$kimg scripts/guest.sh "$kver" "$out" "${EB_VM_TIMEOUT:-5400}" \
+	bash "$top/scripts/check-debug.sh" --guest "$kver" "$top" "$out" |
+	tee "$out/tap-$kver.txt"
+t2=$(date +%s)
+echo
+echo "==> check-debug: build and setup $((t1 - t0)) s, guest run $((t2 - t1)) s"
+grep -h -E '^# Totals' "$out/tap-$kver.txt" | sed 's/^/  /'
+if [ "$(cat "$out/result-debug-$kver" 2>/dev/null)" != 0 ]; then
+	echo "FAIL: debug kernel run (see $out/tap-$kver.txt, $out/dmesg-debug-$kver.txt)"
+	exit 1
+fi
+echo "PASS: debug kernel $kver: zero reports"
