@@ -66,6 +66,13 @@ static void eb_client_arm(struct eb_client *c, u64 now)
 
 	if (c->votes & EB_VOTE_TIMED)
 		next = min(next, c->timed_end_ns);
+	/*
+	 * A check already due no later re-arms from there: spare a GC or
+	 * queue hint right after the last one the timer requeue.
+	 */
+	if (hrtimer_is_queued(&c->timer) &&
+	    ktime_to_ns(hrtimer_get_expires(&c->timer)) <= next)
+		return;
 	hrtimer_start(&c->timer, ns_to_ktime(next), HRTIMER_MODE_ABS_HARD);
 }
 
