@@ -1,0 +1,43 @@
+#!/bin/bash
+# Sourced by the scripts of make demo, bench and experiment: the parts they
+# share.  Sets $top (the repository) and cds there.
+#   step MESSAGE...          a progress line with the seconds since start
+#   eb_setup_deps            install what is missing (as root or via sudo)
+#   eb_kernel OVERRIDE NAME  the kernel to boot: OVERRIDE if set, else the
+#                            matrix's 6.12 (non-rt) one
+#   eb_build_modules KVER [PREFIX]   eventboost.ko and ebtest_cpufreq.ko in
+#                            build/KVER/PREFIXeventboost and PREFIXebtest
+#   eb_build_node            the Node package (npm install in node-binding/)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top" || exit 1
+eb_start=$(date +%s)
+
+step() { echo "==> [$(($(date +%s) - eb_start)) s] $*"; }
+
+eb_setup_deps() {
+	step "dependencies"
+	if [ "$(id -u)" = 0 ]; then scripts/setup-deps.sh; else sudo scripts/setup-deps.sh; fi
+}
+
+eb_kernel() {
+	local kernels
+	if [ -n "$1" ]; then echo "$1"; return; fi
+	mapfile -t kernels < <(scripts/kernels.sh)
+	if [ -z "${kernels[1]:-}" ]; then
+		echo "$2: no 6.12 kernel with headers installed (scripts/setup-deps.sh installs it)" >&2
+		return 1
+	fi
+	echo "${kernels[1]}"
+}
+
+eb_build_modules() {
+	step "build eventboost.ko and the test cpufreq driver for $1"
+	scripts/kbuild.sh "$1" "${2:-}eventboost" Kbuild governor uapi >/dev/null &&
+	scripts/kbuild.sh "$1" "${2:-}ebtest" selftests/driver/Kbuild \
+		selftests/driver/ebtest_cpufreq.c >/dev/null
+}
+
+eb_build_node() {
+	step "build the Node package (npm install in node-binding/)"
+	(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+}
