@@ -15,9 +15,10 @@ const OHA = process.env.OHA;
 const EBCTL = path.join(TOP, 'build/userlib/ebctl');
 const CF = '/sys/devices/system/cpu/cpufreq';
 const QUICK = process.env.EXPERIMENT_QUICK === '1';
-const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : 8));
+const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : 20));
+const WARM = 1; // seconds at the run's rate and clock before measuring
 const REPS = Number(process.env.EXPERIMENT_REPS || (QUICK ? 1 : 2));
-const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : '0.4,0.7')).split(',').map(Number);
+const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : '0.5,0.8')).split(',').map(Number);
 const app = '/tmp/experiment-app';
 
 const log = (m) => console.log(`==> ${m}`);
@@ -30,9 +31,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // Sizes keep a heavy request at a few ms natively (~100 ms under TCG), so
 // a run of a few seconds holds enough requests for its percentiles.
 const SERVICES = [
-  { name: 'heavy-json', script: path.join(TOP, 'demo/server.js'), env: { HEAVY_ROWS: '300' },
+  { name: 'heavy-json', script: path.join(TOP, 'demo/server.js'), env: { HEAVY_ROWS: '200' },
     path: '/heavy', ready: '/light', tail: '^/heavy$' },
-  { name: 'mixed', script: path.join(TOP, 'demo/server.js'), env: { HEAVY_ROWS: '600' },
+  { name: 'mixed', script: path.join(TOP, 'demo/server.js'), env: { HEAVY_ROWS: '300' },
     path: '/(light|light|light|light|heavy)', regex: true, ready: '/light', tail: '^/heavy$' },
   { name: 'json-server',
     script: path.join(TOP, 'experiment/node_modules/json-server/lib/cli/bin.js'),
@@ -54,6 +55,13 @@ const POLICIES = [
   { name: 'eb-gc+queue+tuning', gov: 'eventboost', eb: 'all', node: ['--max-semi-space-size=2'] },
   { name: 'oracle', gov: 'eventboost', eb: 'off', oracle: true },
 ];
+
+// EXPERIMENT_SERVICES / EXPERIMENT_POLICIES (comma-separated names) narrow
+// the run, as make check's pipeline test does; fixed-2.6 is the reference
+// and always runs.
+const pick = (all, env) => (env ? all.filter((x) => env.split(',').includes(x.name) || x.name === 'fixed-2.6') : all);
+const services = pick(SERVICES, process.env.EXPERIMENT_SERVICES);
+const policies = pick(POLICIES, process.env.EXPERIMENT_POLICIES);
 
 function setPolicy(p) {
   write(`${CF}/policy0/scaling_governor`, 'performance');
@@ -83,21 +91,45 @@ function kernelStats() {
   } catch { return null; }
 }
 
-function oha(server, args) {
-  const a = ['--no-tui', '--output-format', 'json', ...args];
+// oha from the guest's tmpfs, without the TLS roots it would read on every
+// start (over the guest's 9p root, uncached, that cost ~15 s a call under
+// TCG); this process is already pinned to CPU 0 and oha inherits that.
+const OHA_ENV = { ...process.env, SSL_CERT_FILE: '/dev/null', SSL_CERT_DIR: '/tmp/oha-no-certs', TOKIO_WORKER_THREADS: '1' };
+
+function oha(server, args, format = 'json') {
+  const a = ['--no-tui', '--output-format', format, ...args];
   if (server.svc.regex) a.push('--rand-regex-url');
   a.push(`http://127.0.0.1:${server.port}${server.svc.path}`);
-  return JSON.parse(sh('taskset', ['-c', '0', OHA, ...a], { maxBuffer: 64 << 20 }));
+  const out = sh('/tmp/oha', a, { maxBuffer: 64 << 20, env: OHA_ENV });
+  return format === 'json' ? JSON.parse(out) : out;
 }
 
-// One server process per service and hook configuration, started once and
-// reused by every policy that needs it (policies that differ only in the
-// governor share the hook-less one); idle servers cost nothing.
+// One open-loop run at RATE for WARM + SECS seconds: every request's
+// latency from its scheduled start (coordinated omission corrected), those
+// scheduled in the first WARM seconds dropped.  oha waits for requests
+// still in flight at the deadline (-w), so none is lost from the tail.
+function openLoop(server, rate) {
+  const csv = oha(server, ['-z', `${WARM + SECS}s`, '-q', String(rate), '-c', '64', '--latency-correction', '-w'], 'csv');
+  const lat = [];
+  let errors = 0;
+  for (const line of csv.split('\n').slice(1)) {
+    const f = line.split(',');
+    if (f.length < 7 || Number(f[0]) < WARM) continue;
+    if (f[6] !== '200') errors++;
+    lat.push(Number(f[4]) * 1e3);
+  }
+  return { lat: lat.sort((x, y) => x - y), errors };
+}
+
+// One server process per service and policy, started once and warmed up
+// alike: each serves only its policy's runs, so that JIT and heap state
+// (a server that served more requests is better warmed) cannot favour a
+// policy.  Idle servers cost nothing.
 const servers = new Map();
 let nextPort = 8100;
 
 async function server(svc, p) {
-  const key = `${svc.name}|${p.eb || 'off'}|${p.oracle ? 'oracle' : ''}|${(p.node || []).join(' ')}`;
+  const key = `${svc.name}|${p.name}`;
   if (servers.has(key)) return servers.get(key);
   const port = nextPort++;
   const env = { ...process.env, ...(svc.env || {}), PORT: String(port), EVENTBOOST: p.eb || 'off', ORACLE_URLS: svc.tail };
@@ -131,25 +163,28 @@ async function stopServers() {
   servers.clear();
 }
 
+const pct = (sorted, q) => sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
+
 async function run(svc, p, rate) {
   const srv = await server(svc, p);
   setPolicy(p);
-  oha(srv, ['-z', '1s', '-q', String(rate), '-c', '32']); // settle at this rate and clock
   const b0 = busy();
   const t0 = timeInState();
   const k0 = kernelStats();
   const w0 = Date.now();
-  const r = oha(srv, ['-z', `${SECS}s`, '-q', String(rate), '-c', '32', '--latency-correction']);
+  const { lat, errors } = openLoop(srv, rate);
   const wall = (Date.now() - w0) / 1000;
   const b1 = busy();
   const t1 = timeInState();
   const k1 = kernelStats();
   const diff = (a, b) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k] - (a[k] || 0)]));
-  const lat = r.latencyPercentiles || {};
   return {
-    service: svc.name, policy: p.name, rate, wall,
-    rps: r.summary.requestsPerSec, success: r.summary.successRate,
-    p50: lat.p50 * 1e3, p99: lat.p99 * 1e3, p999: lat['p99.9'] * 1e3,
+    service: svc.name, policy: p.name, rate, wall, secs: SECS,
+    // Requests scheduled in the measured seconds and completed; expected rate x SECS.
+    requests: lat.length, expected: Math.round(rate * SECS), errors,
+    rps: lat.length / SECS,
+    p50: pct(lat, 0.5), p99: pct(lat, 0.99), p999: pct(lat, 0.999),
+    latMs: lat.map((x) => Math.round(x * 100) / 100),
     busyNsByKhz: diff(b0, b1), timeInState10ms: diff(t0, t1),
     kernel: k0 && k1 ? {
       hints: (k1.hints.gc + k1.hints.queue + k1.hints.timed) - (k0.hints.gc + k0.hints.queue + k0.hints.timed),
@@ -162,6 +197,9 @@ async function run(svc, p, rate) {
 
 async function main() {
   fs.mkdirSync(`${app}/node_modules`, { recursive: true });
+  fs.mkdirSync('/tmp/oha-no-certs', { recursive: true });
+  fs.copyFileSync(OHA, '/tmp/oha');
+  fs.chmodSync('/tmp/oha', 0o755);
   fs.rmSync(`${app}/node_modules/eventboost`, { force: true });
   fs.symlinkSync(path.join(TOP, 'node-binding'), `${app}/node_modules/eventboost`);
   sh(process.execPath, [path.join(__dirname, 'make-db.js'), '/tmp/experiment-db.json', '100']);
@@ -170,25 +208,40 @@ async function main() {
   write(`${CF}/policy1/eventboost/budget_pct`, 100);
   const runs = [];
   const started = Date.now();
-  for (const svc of SERVICES) {
+  for (const svc of services) {
     setPolicy(POLICIES[0]);
-    // Start every configuration's server first, and warm each up (JIT, heap).
-    for (const p of POLICIES) oha(await server(svc, p), ['-z', '2s', '-c', '4']);
+    // Start every policy's server first, and warm each up alike (JIT, heap)
+    // at the fastest clock.
+    setPolicy(POLICIES.find((p) => p.name === 'fixed-4.0'));
+    // The capacity probe (below) has a server of its own, warmed the same.
+    const probePolicy = { ...POLICIES[0], name: 'capacity-probe' };
+    for (const p of [probePolicy, ...policies]) oha(await server(svc, p), ['-z', '6s', '-c', '4']);
     setPolicy(POLICIES[0]);
-    const cap = oha(await server(svc, POLICIES[0]), ['-z', '5s', '-c', '16']).summary.requestsPerSec;
+    // Capacity: requests per second of CPU 1's busy time (its loop, its
+    // helper threads, the emulated clock's stolen time) at 2.6 GHz under
+    // the open-loop load of a run; closed-loop throughput overstates it
+    // (keep-alive connections, no bursts).
+    const s0 = await server(svc, probePolicy);
+    const sum = (b) => Object.values(b).reduce((a, x) => a + x, 0);
+    const r0 = Math.max(1, Math.round(0.4 * oha(s0, ['-z', '3s', '-c', '16']).summary.requestsPerSec));
+    const b0 = sum(busy());
+    openLoop(s0, r0); // all r0 x (WARM + SECS) requests are served (-w)
+    const cap = r0 * (WARM + SECS) / ((sum(busy()) - b0) / 1e9);
+    s0.child.kill('SIGKILL');
+    servers.delete(`${svc.name}|capacity-probe`);
     log(`${svc.name}: capacity at 2.6 GHz ${cap.toFixed(1)} req/s; rates ${RATES.map((f) => Math.round(f * cap)).join(', ')}`);
     for (let rep = 0; rep < REPS; rep++) {
       for (const f of RATES) {
         const rate = Math.max(1, Math.round(f * cap));
         // Alternate: each repetition starts the rotation elsewhere.
-        const order = POLICIES.map((_, i) => POLICIES[(i + rep * 3) % POLICIES.length]);
+        const order = policies.map((_, i) => policies[(i + rep * 3) % policies.length]);
         for (const p of order) {
           const r = await run(svc, p, rate);
           r.rep = rep;
           r.loadFactor = f;
           r.capacity = cap;
           runs.push(r);
-          log(`${svc.name} ${rate}/s ${p.name}: p99 ${r.p99.toFixed(1)} ms, ${r.rps.toFixed(1)} req/s ` +
+          log(`${svc.name} ${rate}/s ${p.name}: p99 ${r.p99.toFixed(1)} ms, ${r.requests}/${r.expected} requests ` +
             `[${((Date.now() - started) / 60000).toFixed(1)} min]`);
           fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({ secs: SECS, reps: REPS, runs }, null, 1));
         }

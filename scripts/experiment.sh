@@ -3,14 +3,14 @@
 # three services, open-loop load.  Results: experiment/results.json and
 # experiment/results.svg (and the raw runs in build/experiment/).
 # EXPERIMENT_QUICK=1: one rate, one repetition, 4 s runs (a smoke test).
+# EXPERIMENT_SECONDS, _REPS, _RATES (fractions of capacity), _SERVICES and
+# _POLICIES (comma-separated names, see experiment/driver.js) narrow it;
+# EXPERIMENT_DEST: where results.json and results.svg go; EXPERIMENT_OUT:
+# the raw runs (default build/experiment).
 set -uo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top" || exit 1
-start=$(date +%s)
-step() { echo "==> [$(( $(date +%s) - start )) s] $*"; }
+. "$(dirname "$0")/lib.sh"
 
-step "dependencies"
-if [ "$(id -u)" = 0 ]; then scripts/setup-deps.sh; else sudo scripts/setup-deps.sh; fi || exit 1
+eb_setup_deps || exit 1
 # oha: an open-loop HTTP load generator that corrects coordinated omission
 # (crates.io); built once and cached outside the repository.
 tools=${EB_TOOLS_DIR:-/var/cache/eventboost/tools}
@@ -20,17 +20,14 @@ if [ ! -x "$oha" ]; then
 	command -v cargo >/dev/null || { echo "experiment: cargo (Rust) is needed to build oha" >&2; exit 1; }
 	cargo install oha --version 1.16.0 --locked --root "$tools" >/dev/null || exit 1
 fi
-mapfile -t kernels < <(scripts/kernels.sh)
-kver=${EXPERIMENT_KVER:-${kernels[1]:-}}
-
-step "build for $kver, libeventboost, the Node package, json-server"
-scripts/kbuild.sh "$kver" eventboost Kbuild governor uapi >/dev/null || exit 1
-scripts/kbuild.sh "$kver" ebtest selftests/driver/Kbuild selftests/driver/ebtest_cpufreq.c >/dev/null || exit 1
+kver=$(eb_kernel "${EXPERIMENT_KVER:-}" experiment) || exit 1
+eb_build_modules "$kver" || exit 1
+step "build libeventboost, the Node package and json-server"
 make -s userlib >/dev/null || exit 1
-(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null) || exit 1
+eb_build_node || exit 1
 (cd experiment && npm install --no-audit --no-fund --loglevel=error >/dev/null) || exit 1
 
-out=$top/build/experiment
+out=${EXPERIMENT_OUT:-$top/build/experiment}
 rm -rf "$out"
 mkdir -p "$out"
 # The guest does not see /var/cache: hand it a copy under build/.
@@ -38,7 +35,7 @@ install -D -m 0755 "$oha" "$top/build/tools/oha"
 oha=$top/build/tools/oha
 step "boot a QEMU guest ($kver) and run every service x rate x policy (about 35 minutes; QUICK: 8)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-5400}" \
-	env OHA="$oha" EXPERIMENT_QUICK="${EXPERIMENT_QUICK:-0}" \
+	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "experiment: the guest run failed (files in $out)" >&2
