@@ -15,7 +15,7 @@ const OHA = process.env.OHA;
 const EBCTL = path.join(TOP, 'build/userlib/ebctl');
 const CF = '/sys/devices/system/cpu/cpufreq';
 const QUICK = process.env.EXPERIMENT_QUICK === '1';
-const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : 20));
+const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : 15));
 const WARM = 1; // seconds at the run's rate and clock before measuring
 const REPS = Number(process.env.EXPERIMENT_REPS || (QUICK ? 1 : 2));
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : '0.5,0.8')).split(',').map(Number);

@@ -33,7 +33,7 @@ mkdir -p "$out"
 # The guest does not see /var/cache: hand it a copy under build/.
 install -D -m 0755 "$oha" "$top/build/tools/oha"
 oha=$top/build/tools/oha
-step "boot a QEMU guest ($kver) and run every service x rate x policy (about 35 minutes; QUICK: 8)"
+step "boot a QEMU guest ($kver) and run every service x rate x policy (about 45 minutes; QUICK: 8)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-5400}" \
 	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
