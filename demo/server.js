@@ -7,6 +7,11 @@ const http = require('node:http');
 
 const port = Number(process.env.PORT || 8080);
 const rows = Number(process.env.HEAVY_ROWS || 2000);
+// CACHE_ENTRIES > 0 keeps the last N heavy results, as services keep
+// caches and sessions: objects that live a while give V8's GC real work
+// (copying, promotion, mark-compact), not only short-lived garbage.
+const cache = new Array(Number(process.env.CACHE_ENTRIES || 0));
+let cached = 0;
 
 function heavy() {
   // Fresh objects per request: garbage for V8 to collect.
@@ -14,6 +19,7 @@ function heavy() {
   for (let i = 0; i < rows; i++) {
     data.push({ id: i, name: `row-${i}`, tags: ['a', 'b', String(i % 7)], score: Math.sqrt(i), at: Date.now() });
   }
+  if (cache.length) cache[cached++ % cache.length] = data;
   return JSON.stringify({ rows: data });
 }
 

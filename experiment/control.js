@@ -1,0 +1,51 @@
+'use strict';
+// The experiment's preload: lets the driver switch this server's policy at
+// run time, so that every policy is measured on the same warmed process
+// (separate processes can differ in JIT and heap state by more than some
+// policies' effect).  GET http://127.0.0.1:CONTROL_PORT/policy?eb=MODE&oracle=0|1
+//   MODE off|gc|queue|all: eventboost's hooks, as EVENTBOOST= gives them
+//   oracle=1: Adrenaline-style oracle, boost the whole of every request to
+//             the URLs most likely to be tail (ORACLE_URLS, a regexp)
+// node -r ./control.js service.js
+const http = require('node:http');
+// The application's eventboost (this file is preloaded from elsewhere).
+const eb = require(require.resolve('eventboost', { paths: [process.cwd()] }));
+
+const MODES = { off: null, gc: { queue: false }, queue: { gc: false }, all: {} };
+const tail = new RegExp(process.env.ORACLE_URLS || '^/(heavy|posts)$');
+let oracle = false;
+let inflight = 0; // tail requests begun and not yet closed
+
+// The oracle holds one boost while any tail request is in flight: a
+// request closing must not end the boost of the next one, already running.
+const emit = http.Server.prototype.emit;
+http.Server.prototype.emit = function (event, req, res) {
+  if (event === 'request' && oracle && this !== control && tail.test(req.url)) {
+    inflight++;
+    eb.boostFor(200000);
+    res.on('close', () => {
+      if (--inflight === 0) eb.boostFor(0);
+    });
+  }
+  return emit.apply(this, arguments);
+};
+
+function setPolicy(mode, withOracle) {
+  if (!(mode in MODES)) return { error: `eb must be one of ${Object.keys(MODES).join('|')}` };
+  eb.stop();
+  oracle = false;
+  if (!MODES[mode] && !withOracle) return { active: false };
+  const r = eb.start(MODES[mode] || { gc: false, queue: false });
+  oracle = withOracle && r.active;
+  return r;
+}
+
+const control = http.createServer((req, res) => {
+  const u = new URL(req.url, 'http://x');
+  const r = u.pathname === '/policy'
+    ? setPolicy(u.searchParams.get('eb') || 'off', u.searchParams.get('oracle') === '1')
+    : { error: 'GET /policy?eb=off|gc|queue|all&oracle=0|1' };
+  res.writeHead(r.error || r.reason ? 400 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(r));
+});
+control.listen(Number(process.env.CONTROL_PORT), '127.0.0.1');
+control.unref();
