@@ -86,7 +86,7 @@ static void eb_account(struct eb_policy *ebp, u64 now)
 	if (now - ebp->window_start_ns >= EB_BUDGET_WINDOW_NS) {
 		ebp->window_start_ns = now;
 		ebp->window_used_ns = 0;
-		ebp->budget_spent = false;
+		WRITE_ONCE(ebp->budget_spent, false);
 	}
 }
 
@@ -124,7 +124,7 @@ static bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns)
 	eb_account(ebp, now);
 	want = !ebp->budget_spent && eb_policy_votes(ebp);
 	if (want && pct < 100 && ebp->window_used_ns >= budget) {
-		ebp->budget_spent = true;
+		WRITE_ONCE(ebp->budget_spent, true);
 		ebp->cnt.budget_ends++;
 		want = false;
 		queue_work(system_highpri_wq, &ebp->sweep_work);
@@ -342,7 +342,7 @@ void eb_policy_start(struct eb_policy *ebp)
 	raw_spin_lock_irqsave(&ebp->lock, flags);
 	ebp->started = true;
 	ebp->boosted = false;
-	ebp->budget_spent = false;
+	WRITE_ONCE(ebp->budget_spent, false);
 	ebp->target_khz = 0;
 	ebp->applied_khz = 0;
 	ebp->hint_ns = 0;
@@ -446,7 +446,12 @@ void eb_cpu_update(int cpu, int reason, u64 hint_ns, bool sync)
 	rcu_read_unlock();
 }
 
-/* 0, or -EBUSY when @cpu's policy has spent its budget for this window. */
+/*
+ * 0, or -EBUSY when @cpu's policy has spent its budget for this window.
+ * Unspent is the common case and needs no lock: the eb_decide() that the
+ * hint runs next re-checks under it, so a budget spent in between only
+ * means the vote is held without boosting, as for any vote then.
+ */
 int eb_cpu_may_boost(int cpu, u64 now)
 {
 	struct eb_policy *ebp;
@@ -455,7 +460,7 @@ int eb_cpu_may_boost(int cpu, u64 now)
 
 	rcu_read_lock();
 	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
-	if (ebp) {
+	if (ebp && READ_ONCE(ebp->budget_spent)) {
 		raw_spin_lock_irqsave(&ebp->lock, flags);
 		eb_account(ebp, now);
 		if (ebp->started && ebp->budget_spent) {

@@ -22,49 +22,19 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "../uapi/linux/eventboost.h"
+#include "eb_util.h"
 
-#define DEV		"/dev/eventboost"
-#define DRV		"/dev/ebtest_cpufreq"
-#define CPUFREQ		"/sys/devices/system/cpu/cpufreq"
 #define BASE		2600000u
 #define BOOST		4000000u
 #define MAX_POLICIES	64
 
 /* ---- sysfs and driver helpers ---- */
 
-static int write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int read_str(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return 0;
-}
-
 static long read_long(const char *path)
 {
 	char buf[64];
 
-	if (read_str(path, buf, sizeof(buf)))
+	if (eb_read_str(path, buf, sizeof(buf)))
 		return -1;
 	return strtol(buf, NULL, 10);
 }
@@ -74,7 +44,7 @@ static int policy_of(int cpu)
 	char path[128], buf[64];
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/related_cpus", cpu);
-	if (read_str(path, buf, sizeof(buf)))
+	if (eb_read_str(path, buf, sizeof(buf)))
 		return -1;
 	return atoi(buf);
 }
@@ -84,11 +54,11 @@ static void tunable_path(char *path, size_t len, int pol, const char *name)
 {
 	struct stat st;
 
-	snprintf(path, len, CPUFREQ "/policy%d/eventboost", pol);
+	snprintf(path, len, EB_CPUFREQ "/policy%d/eventboost", pol);
 	if (stat(path, &st))
-		snprintf(path, len, CPUFREQ "/eventboost/%s", name);
+		snprintf(path, len, EB_CPUFREQ "/eventboost/%s", name);
 	else
-		snprintf(path, len, CPUFREQ "/policy%d/eventboost/%s", pol, name);
+		snprintf(path, len, EB_CPUFREQ "/policy%d/eventboost/%s", pol, name);
 }
 
 static int set_tunable(int pol, const char *name, const char *val)
@@ -96,7 +66,7 @@ static int set_tunable(int pol, const char *name, const char *val)
 	char path[160];
 
 	tunable_path(path, sizeof(path), pol, name);
-	return write_str(path, val);
+	return eb_write_str(path, val);
 }
 
 static long get_tunable(int pol, const char *name)
@@ -111,8 +81,8 @@ static int set_policy_attr(int pol, const char *name, const char *val)
 {
 	char path[160];
 
-	snprintf(path, sizeof(path), CPUFREQ "/policy%d/%s", pol, name);
-	return write_str(path, val);
+	snprintf(path, sizeof(path), EB_CPUFREQ "/policy%d/%s", pol, name);
+	return eb_write_str(path, val);
 }
 
 struct drv_policy {
@@ -131,7 +101,7 @@ static int drv_read(int pol, struct drv_policy *p, struct drv_change *last)
 {
 	static char buf[1 << 20];
 	char *line, *save;
-	int fd = open(DRV, O_RDONLY | O_CLOEXEC), found = 0;
+	int fd = open(EB_DRV, O_RDONLY | O_CLOEXEC), found = 0;
 	ssize_t n, off = 0;
 
 	if (fd < 0)
@@ -215,19 +185,12 @@ static int pin(int cpu)
 
 static int eb_open(void)
 {
-	return open(DEV, O_RDWR | O_CLOEXEC);
+	return open(EB_DEV, O_RDWR | O_CLOEXEC);
 }
 
 static int hint(int fd, unsigned long cmd)
 {
 	return ioctl(fd, cmd, 0) ? -errno : 0;
-}
-
-static int boost_for(int fd, unsigned int usec)
-{
-	struct eb_boost_for b = { .usec = usec };
-
-	return ioctl(fd, EB_IOC_BOOST_FOR, &b) ? -errno : 0;
 }
 
 static struct eb_client_info client_info(int fd)
@@ -240,19 +203,12 @@ static struct eb_client_info client_info(int fd)
 	return ci;
 }
 
-static int policy_stats(int fd, int cpu, struct eb_policy_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->cpu = cpu;
-	return ioctl(fd, EB_IOC_POLICY_STATS, st) ? -errno : 0;
-}
-
 static long time_in_state(int pol, long khz)
 {
 	char path[128], buf[4096], *p;
 
-	snprintf(path, sizeof(path), CPUFREQ "/policy%d/stats/time_in_state", pol);
-	if (read_str(path, buf, sizeof(buf)))
+	snprintf(path, sizeof(path), EB_CPUFREQ "/policy%d/stats/time_in_state", pol);
+	if (eb_read_str(path, buf, sizeof(buf)))
 		return -1;
 	for (p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
 		long f, t;
@@ -352,7 +308,7 @@ TEST_F(eb, bad_ioctls_change_nothing)
 	pin(self->last_cpu);
 	fd = eb_open();
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st0));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
 
 	EXPECT_EQ(-1, ioctl(fd, _IO(EB_IOC_MAGIC, 0x7f), 0));
 	EXPECT_EQ(ENOTTY, errno);
@@ -390,7 +346,7 @@ TEST_F(eb, bad_ioctls_change_nothing)
 	st1.in_flags = 1;
 	EXPECT_EQ(-1, ioctl(fd, EB_IOC_POLICY_STATS, &st1));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-EINVAL, policy_stats(fd, 100000, &st1));
+	EXPECT_EQ(-EINVAL, eb_policy_stats(fd, 100000, &st1));
 	memset(&st1, 0, sizeof(st1));
 	st1.cpu = self->last_cpu;
 	st1.reserved[7] = 1;
@@ -402,7 +358,7 @@ TEST_F(eb, bad_ioctls_change_nothing)
 	EXPECT_EQ(0u, ci.votes);
 	EXPECT_EQ(-1, ci.vote_cpu);
 	EXPECT_EQ(BASE, cur_khz(self->pol_last));
-	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st1));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
 	EXPECT_EQ(st0.hints[EB_REASON_GC], st1.hints[EB_REASON_GC]);
 	EXPECT_EQ(st0.hints[EB_REASON_QUEUE], st1.hints[EB_REASON_QUEUE]);
 	EXPECT_EQ(st0.hints[EB_REASON_TIMED], st1.hints[EB_REASON_TIMED]);
@@ -558,7 +514,7 @@ TEST_F(eb, timed_boost_ends_and_extends)
 	fd = eb_open();
 	ASSERT_GE(fd, 0);
 	/* long enough that a slow guest still sees it held */
-	ASSERT_EQ(0, boost_for(fd, 500000));
+	ASSERT_EQ(0, eb_boost_for(fd, 500000));
 	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
 	ci = client_info(fd);
 	EXPECT_EQ(EB_VOTE_TIMED, ci.votes);
@@ -568,13 +524,13 @@ TEST_F(eb, timed_boost_ends_and_extends)
 
 	/* extend: the later end wins; 0 ends it */
 	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "10000000"));
-	ASSERT_EQ(0, boost_for(fd, 300000));
-	ASSERT_EQ(0, boost_for(fd, 5000000));
+	ASSERT_EQ(0, eb_boost_for(fd, 300000));
+	ASSERT_EQ(0, eb_boost_for(fd, 5000000));
 	EXPECT_GT(client_info(fd).timed_left_us, 300000u);
-	ASSERT_EQ(0, boost_for(fd, 1000));
+	ASSERT_EQ(0, eb_boost_for(fd, 1000));
 	EXPECT_GT(client_info(fd).timed_left_us, 300000u);
 	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
-	ASSERT_EQ(0, boost_for(fd, 0));
+	ASSERT_EQ(0, eb_boost_for(fd, 0));
 	EXPECT_EQ(0u, client_info(fd).votes);
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 	close(fd);
@@ -608,7 +564,7 @@ TEST_F(eb, sigkill_releases)
 
 		pin(self->last_cpu);
 		fd = eb_open();
-		if (fd < 0 || hint(fd, EB_IOC_GC_ENTER) || boost_for(fd, 10000000))
+		if (fd < 0 || hint(fd, EB_IOC_GC_ENTER) || eb_boost_for(fd, 10000000))
 			_exit(1);
 		if (write(p[1], "x", 1) != 1)
 			_exit(1);
@@ -682,7 +638,7 @@ TEST_F(eb, no_reach_into_other_processes)
 	ASSERT_GE(pid, 0);
 	if (!pid)
 		_exit(hint(fd, EB_IOC_GC_ENTER) == -EPERM &&
-		      boost_for(fd, 1000) == -EPERM ? 0 : 1);
+		      eb_boost_for(fd, 1000) == -EPERM ? 0 : 1);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0u, client_info(fd).votes);
@@ -724,7 +680,7 @@ TEST_F(eb, watchdog_ends_long_votes)
 	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
 	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 3000));
 	EXPECT_EQ(0u, client_info(fd).votes);
-	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
 	EXPECT_GE(st.watchdog_ends, 1u);
 	/* a new hint starts a new vote */
 	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
@@ -744,10 +700,10 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 	ASSERT_EQ(0, pin(self->last_cpu));
 	fd = eb_open();
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, boost_for(fd, 5000000));
+	ASSERT_EQ(0, eb_boost_for(fd, 5000000));
 	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 1500));
-	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
 	EXPECT_GE(st.budget_ends, 1u);
 	/* the sweep ends held votes */
 	for (int i = 0; i < 200 && client_info(fd).votes; i++)
@@ -757,7 +713,7 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 	if (st.flags & EB_POLICY_BUDGET_SPENT) {
 		ret = hint(fd, EB_IOC_GC_ENTER);
 		if (ret == -EBUSY) {
-			ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st));
+			ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
 			EXPECT_GE(st.refused, 1u);
 			EXPECT_EQ(0u, client_info(fd).votes);
 		}
@@ -809,7 +765,7 @@ TEST_F(eb, apply_path_and_driver_rules)
 	ASSERT_EQ(0, pin(self->last_cpu));
 	fd = eb_open();
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
 	EXPECT_TRUE(st.flags & EB_POLICY_GOVERNED);
 	EXPECT_EQ(!!fast_mode(), !!(st.flags & EB_POLICY_FAST_SWITCH));
 	/* from the boosted CPU and, by IPI, from another one */
@@ -844,7 +800,7 @@ TEST_F(eb, counters_latency_and_time_in_state)
 	ASSERT_EQ(0, pin(self->last_cpu));
 	fd = eb_open();
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st0));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
 	tis0 = time_in_state(pol, BOOST);
 	ASSERT_GE(tis0, 0) TH_LOG("no cpufreq stats/time_in_state");
 	for (int i = 0; i < 5; i++) {
@@ -856,7 +812,7 @@ TEST_F(eb, counters_latency_and_time_in_state)
 	}
 	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
 	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_IDLE));
-	ASSERT_EQ(0, policy_stats(fd, self->last_cpu, &st1));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
 	EXPECT_EQ(st0.hints[EB_REASON_GC] + 10, st1.hints[EB_REASON_GC]);
 	EXPECT_EQ(st0.hints[EB_REASON_QUEUE] + 2, st1.hints[EB_REASON_QUEUE]);
 	EXPECT_GE(st1.boosts, st0.boosts + 5);
@@ -921,14 +877,14 @@ TEST_F(eb, cpu_hotplug_with_votes)
 	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
 	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
 	/* the thread is pushed off the dying CPU; its vote follows */
-	ASSERT_EQ(0, write_str(path, "0"));
+	ASSERT_EQ(0, eb_write_str(path, "0"));
 	EXPECT_EQ(BOOST, wait_khz(self->pol_first, BOOST, 2000))
 		TH_LOG("vote_cpu %d votes %u", client_info(fd).vote_cpu, client_info(fd).votes);
-	ASSERT_EQ(0, write_str(path, "1"));
+	ASSERT_EQ(0, eb_write_str(path, "1"));
 	if (!self->shared)
 		EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
 	/* A shared policy stopped and restarted under the vote: time adds up. */
-	ASSERT_EQ(0, policy_stats(fd, 0, &st));
+	ASSERT_EQ(0, eb_policy_stats(fd, 0, &st));
 	EXPECT_LE(st.boosted_ns, st.governed_ns);
 	close(fd);
 	EXPECT_EQ(BASE, wait_khz(self->pol_first, BASE, 2000));
@@ -985,9 +941,9 @@ TEST_F(eb, tracepoints_record_hints_and_applies)
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/events/eventboost/enable", tr);
-	ASSERT_EQ(0, write_str(path, "1")) TH_LOG("tracefs not mounted at %s?", tr);
+	ASSERT_EQ(0, eb_write_str(path, "1")) TH_LOG("tracefs not mounted at %s?", tr);
 	snprintf(path, sizeof(path), "%s/trace", tr);
-	ASSERT_EQ(0, write_str(path, ""));
+	ASSERT_EQ(0, eb_write_str(path, ""));
 	ASSERT_EQ(0, pin(self->last_cpu));
 	fd = eb_open();
 	ASSERT_GE(fd, 0);
@@ -997,7 +953,7 @@ TEST_F(eb, tracepoints_record_hints_and_applies)
 	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
 	close(fd);
 	snprintf(path, sizeof(path), "%s/events/eventboost/enable", tr);
-	write_str(path, "0");
+	eb_write_str(path, "0");
 	snprintf(path, sizeof(path), "%s/trace", tr);
 	tfd = open(path, O_RDONLY);
 	ASSERT_GE(tfd, 0);
@@ -1137,7 +1093,7 @@ static long long busy_ns(int cpu, long khz)
 	long long ns = -1, n;
 	int c;
 	long k;
-	FILE *f = fopen(DRV, "r");
+	FILE *f = fopen(EB_DRV, "r");
 
 	if (!f)
 		return -1;
@@ -1158,7 +1114,7 @@ TEST_F(emulated, busy_time_is_accounted_per_frequency)
 	ASSERT_EQ(1600000, wait_khz(self->pol, 1600000, 2000));
 	b0 = busy_ns(self->cpu, 1600000);
 	other0 = busy_ns(self->cpu, 3300000);
-	ASSERT_GE(b0, 0) TH_LOG("no busy lines in %s", DRV);
+	ASSERT_GE(b0, 0) TH_LOG("no busy lines in %s", EB_DRV);
 	ms = spin_ms(1UL << 24);
 	usleep(20000);	/* the next tick accounts the last stretch */
 	b1 = busy_ns(self->cpu, 1600000);

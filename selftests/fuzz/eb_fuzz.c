@@ -32,7 +32,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-#include "../stress/eb_util.h"
+#include "../eb_util.h"
 
 #define MAX_THREADS	32
 #define NFDS		4		/* shared fds of the main thread */

@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "eb_util.h"
+#include "../eb_util.h"
 
 /* Tolerance of the budget assertion, in percentage points of a 1 s window:
  * the budget timer ends a boost at the deadline, plus the time to apply.

@@ -25,7 +25,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-#include "eb_util.h"
+#include "../eb_util.h"
 
 #define MAX_PROCS	64
 

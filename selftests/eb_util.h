@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the fuzzer, the stress helper and the figures program:
+ * Helpers shared by the guest suite, the fuzzer, the stress helper and the
+ * figures program:
  * the device, the test driver's record, per-policy stats, a small PRNG.
  * Everything here is static so each program stays one translation unit.
  */
@@ -18,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../uapi/linux/eventboost.h"
+#include "../uapi/linux/eventboost.h"
 
 #define EB_DEV		"/dev/eventboost"
 #define EB_DRV		"/dev/ebtest_cpufreq"
