@@ -94,6 +94,13 @@ const overall = policies.map((p) => {
     energyRel: median(rs.map((r) => r.energyRel)), boostedShare: median(rs.map((r) => r.boostedShare)),
     hintsPerSec: median(rs.map((r) => r.hintsPerSec)) };
 });
+// The noise floor: how far the reference's own repetitions lie apart (the
+// same server, policy and rate at another time): max/min of its runs' p99
+// per case.  A policy's change smaller than that is not told from noise.
+const refSpread = rows.filter((r) => r.policy === 'fixed-2.6' && r.n > 1 && r.p99Spread && r.p99Spread[0] > 0)
+  .map((r) => r.p99Spread[1] / r.p99Spread[0]);
+const noise = refSpread.length ? { cases: refSpread.length, p99MaxOverMin: median(refSpread),
+  p99MaxOverMinRange: [Math.min(...refSpread), Math.max(...refSpread)] } : null;
 const PUBLISHED = [
   { policy: 'published GC boost', p99Reduction: 0.136, energyRel: 1.03 },
   { policy: 'published queue boost', p99Reduction: 0.163, energyRel: 1.10 },
@@ -122,6 +129,10 @@ for (const o of overall) {
   console.log(`  ${o.policy.padEnd(28)} p99 ${share(o.p99Reduction).padStart(7)}   p99.9 ${share(o.p999Reduction).padStart(7)}   energy ${num(o.energyRel, 2)}x`);
 }
 for (const o of PUBLISHED) console.log(`  ${o.policy.padEnd(28)} tail ${share(o.p99Reduction).padStart(6)}   energy ${num(o.energyRel, 2)}x`);
+if (noise) {
+  console.log(`\nNoise: fixed 2.6 GHz's own repetitions differ in p99 by ${num(noise.p99MaxOverMin, 2)}x (median of ${noise.cases} cases; ` +
+    `${num(noise.p99MaxOverMinRange[0], 2)}-${num(noise.p99MaxOverMinRange[1], 2)}x): changes within that are not told from noise.`);
+}
 
 // ---- Picture: tail reduction vs energy --------------------------------------
 function svg() {
@@ -171,6 +182,6 @@ fs.mkdirSync(dest, { recursive: true });
 fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
   note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js; ratios to fixed 2.6 GHz.',
   secs: raw.secs, reps: raw.reps, powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE },
-  overall, published: PUBLISHED, cases: rows,
+  overall, noise, published: PUBLISHED, cases: rows,
 }, null, 1));
 fs.writeFileSync(path.join(dest, 'results.svg'), svg());
