@@ -3,6 +3,7 @@
 # three services, open-loop load.  Results: experiment/results.json and
 # experiment/results.svg (and the raw runs in build/experiment/).
 # EXPERIMENT_QUICK=1: one rate, one repetition, 4 s runs (a smoke test).
+# EXPERIMENT_ICOUNT=0: host-timed TCG instead of -icount (see below).
 # EXPERIMENT_SECONDS, _REPS, _RATES (fractions of capacity), _SERVICES and
 # _POLICIES (comma-separated names, see experiment/driver.js) narrow it;
 # EXPERIMENT_DEST: where results.json and results.svg go; EXPERIMENT_OUT:
@@ -33,7 +34,15 @@ mkdir -p "$out"
 # The guest does not see /var/cache: hand it a copy under build/.
 install -D -m 0755 "$oha" "$top/build/tools/oha"
 oha=$top/build/tools/oha
-step "boot a QEMU guest ($kver) and run every service x rate x policy (about 45 minutes; QUICK: 8)"
+# The guest's clock counts instructions (-icount), not host time: under
+# plain TCG a vCPU descheduled by the host (two vCPUs and QEMU's own
+# threads on a 2-core host) looks to the guest like a slow request and
+# like busy time, and a service's median latency varied 1.5x between
+# identical runs.  With -icount it repeats within a few percent; the
+# price is one host thread for both vCPUs, about twice the wall time.
+# EXPERIMENT_ICOUNT=0 runs on plain TCG.
+[ "${EXPERIMENT_ICOUNT:-1}" = 1 ] && export EB_QEMU_OPTS="-icount shift=1,sleep=on"
+step "boot a QEMU guest ($kver) and run every service x rate x policy (about 60 minutes; QUICK: 5)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-5400}" \
 	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
