@@ -130,19 +130,28 @@ struct eb_drv_change {
 
 typedef void (*eb_change_fn)(const struct eb_drv_change *c, void *arg);
 
-static inline int eb_drv_read(struct eb_drv *d, eb_change_fn fn, void *arg)
+/* The test driver's whole record, NUL-terminated, in a static buffer. */
+static inline char *eb_drv_record(void)
 {
 	static char buf[1 << 20];
-	char *line, *save;
 	ssize_t n, off = 0;
 	int fd = open(EB_DRV, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return -errno;
+		return NULL;
 	while ((n = read(fd, buf + off, sizeof(buf) - 1 - off)) > 0)
 		off += n;
 	close(fd);
 	buf[off] = 0;
+	return buf;
+}
+
+static inline int eb_drv_read(struct eb_drv *d, eb_change_fn fn, void *arg)
+{
+	char *line, *save, *buf = eb_drv_record();
+
+	if (!buf)
+		return -errno;
 	for (int i = 0; i < EB_MAX_CPUS; i++)
 		d->cur[i] = d->changes[i] = -1;
 	for (line = strtok_r(buf, "\n", &save); line;

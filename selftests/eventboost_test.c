@@ -99,17 +99,11 @@ struct drv_change {
 /* Snapshot the test driver's record; the last change of @pol in *last. */
 static int drv_read(int pol, struct drv_policy *p, struct drv_change *last)
 {
-	static char buf[1 << 20];
-	char *line, *save;
-	int fd = open(EB_DRV, O_RDONLY | O_CLOEXEC), found = 0;
-	ssize_t n, off = 0;
+	char *line, *save, *buf = eb_drv_record();
+	int found = 0;
 
-	if (fd < 0)
+	if (!buf)
 		return -errno;
-	while ((n = read(fd, buf + off, sizeof(buf) - 1 - off)) > 0)
-		off += n;
-	close(fd);
-	buf[off] = 0;
 	if (last)
 		memset(last, 0, sizeof(*last));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
