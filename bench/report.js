@@ -110,9 +110,10 @@ const out = {
   generated: new Date().toISOString(),
   quick: params.quick === 1,
   parameters: params,
-  emulation: 'QEMU TCG (virtme-ng --disable-kvm), 2 vCPUs, -cpu Skylake-Client-v1, 2 GiB. ' +
-    'Code runs ~20x slower than natively and syscall entry is relatively far costlier ' +
-    '(KPTI flushes the emulated TLB): absolute times mean little, compare ratios within this run.',
+  emulation: `QEMU ${exists('clock.txt') ? text('clock.txt').trim() : 'TCG'} (virtme-ng --disable-kvm), 2 vCPUs, ` +
+    '-cpu Skylake-Client-v1, 2 GiB. With -icount the guest clock counts instructions (2 ns each), ' +
+    'so a time is work done, not host scheduling, and every instruction costs the same ' +
+    '(a syscall entry or TLB flush as little as an add): absolute times mean little, compare ratios within this run.',
   machine: {
     host: machine(process.env.BENCH_HOST_LSCPU || file('lscpu-host.json')),
     host_load_avg: exists('host-load.txt') ? text('host-load.txt').trim() : null,
@@ -138,7 +139,7 @@ const lines = [];
 const say = (s = '') => lines.push(s);
 say(`eventboost benchmarks: kernel ${kernel}, ${out.machine.guest ? out.machine.guest.model_name : '?'} ` +
   `guest on ${out.machine.host ? out.machine.host.model_name : '?'}`);
-say('Measured under QEMU TCG (emulation): absolute times are ~20x native and mean little; ' +
+say(`Measured under QEMU ${exists('clock.txt') ? text('clock.txt').trim() : 'TCG'} (emulation): absolute times mean little; ` +
   'compare the ratios, which are taken within this run.');
 say('Times in microseconds: median / p99 (n).');
 
