@@ -42,6 +42,10 @@ export interface Stats {
     count: number;
     timeMs: number;
     maxMs: number;
+    /** 'incremental-marking': time the vote was held for marking cycles
+     *  (finished ones), and whether a cycle holds it now. */
+    markingMs: number;
+    markingNow: boolean;
     byKind: Record<GcKind, number>;
   };
   queue: {

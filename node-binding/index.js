@@ -85,6 +85,8 @@ function stats() {
       count: g ? g.count : 0,
       timeMs: g ? ms(g.totalNs) : 0,
       maxMs: g ? ms(g.maxNs) : 0,
+      markingMs: g ? ms(g.markingNs) : 0,
+      markingNow: g ? g.markingNow : false,
       byKind: Object.fromEntries(GC_KINDS.map((kind, i) => [kind, g ? g.byKind[i] : 0])),
     },
     queue: {

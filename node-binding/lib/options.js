@@ -4,8 +4,10 @@
 
 const GC_KINDS = ['scavenge', 'minor-mark-compact', 'mark-compact',
   'incremental-marking', 'weak-callbacks'];
-// The stop-the-world pauses of the event-loop thread.
-const DEFAULT_GC_KINDS = ['scavenge', 'minor-mark-compact', 'mark-compact'];
+// The stop-the-world pauses of the event-loop thread, and a major GC's
+// marking cycle (its incremental steps on the loop thread and concurrent
+// markers on its core, from marking start to the mark-compact's end).
+const DEFAULT_GC_KINDS = ['scavenge', 'minor-mark-compact', 'mark-compact', 'incremental-marking'];
 const DEFAULTS = Object.freeze({
   gc: true, queue: true, queueFactor: 2.5, sampleUs: 1000, device: undefined,
 });

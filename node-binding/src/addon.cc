@@ -106,6 +106,8 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
   num(gc, "count", g.count);
   num(gc, "totalNs", g.total_ns);
   num(gc, "maxNs", g.max_ns);
+  num(gc, "markingNs", g.marking_ns);
+  gc.Set("markingNow", in->gc.marking());
   num(gc, "lastErrno", g.last_error);
   Napi::Array kinds = Napi::Array::New(env, kGcKinds);
   for (int i = 0; i < kGcKinds; i++) kinds.Set(i, Napi::Number::New(env, g.by_kind[i]));

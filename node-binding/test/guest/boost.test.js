@@ -34,6 +34,49 @@ setTimeout(() => console.log(JSON.stringify(eb.stats())), 300);
   assert.strictEqual(h.cur(1), h.BASE);
 });
 
+test('GC-Boost: a major GC cycle holds the boost from marking start through its mark-compact', async (t) => {
+  h.governEverything({ maxBoostUs: 5000000 });
+  h.clear();
+  const r = await h.runNode(h.PRELUDE + `
+const fs = require('node:fs');
+pin(process.pid, 1);
+const s = eb.start({ queue: false, gc: ['incremental-marking'] });
+if (!s.active) throw new Error(s.reason);
+// A ring of live objects, refilled a little every loop turn: old space
+// grows until V8 starts incremental marking, which its tasks and the
+// allocations then advance over many turns until a mark-compact ends it.
+const ring = new Array(3000);
+let n = 0, seen = 0, boosted = 0, cycles = 0;
+const end = Date.now() + 20000;
+(function turn() {
+  for (let k = 0; k < 20; k++) ring[n++ % ring.length] = Array.from({ length: 100 }, (_, j) => ({ j, s: 'row-' + j }));
+  const g = eb.stats().gc;
+  if (g.markingNow) { // JavaScript runs: no pause now, only the cycle
+    seen++;
+    if (Number(fs.readFileSync('/sys/devices/system/cpu/cpufreq/policy1/scaling_cur_freq', 'utf8')) === ${h.BOOST}) boosted++;
+  }
+  cycles = g.byKind['incremental-marking'];
+  if (Date.now() < end && (cycles < 2 || g.markingNow)) setImmediate(turn);
+  else setTimeout(() => console.log(JSON.stringify({ seen, boosted, st: eb.stats() })), 100);
+})();
+`, { args: ['--max-old-space-size=64'] }); // a small old space: cycles begin sooner
+  assert.strictEqual(r.code, 0, r.err);
+  const { seen, boosted, st } = r.json[0];
+  t.diagnostic(`${st.gc.byKind['incremental-marking']} cycles, ${st.gc.markingMs.toFixed(0)} ms marking, ` +
+    `${seen} loop turns during marking, ${boosted} of them boosted`);
+  assert.ok(st.gc.byKind['incremental-marking'] >= 2, JSON.stringify(st.gc));
+  assert.strictEqual(st.gc.count, st.gc.byKind['incremental-marking'], 'only marking cycles were hooked');
+  assert.strictEqual(st.gc.markingNow, false, 'the last cycle ended with its mark-compact');
+  assert.ok(st.gc.markingMs > 0);
+  assert.strictEqual(st.gc.errors, 0);
+  // Between pauses, with the cycle going on, the loop's core stayed boosted
+  // (on the worker path a cycle's first turn may beat the switch).
+  assert.ok(seen > st.gc.byKind['incremental-marking'], 'JavaScript ran while marking');
+  assert.ok(boosted >= seen - st.gc.byKind['incremental-marking'],
+    `boosted in ${boosted} of ${seen} loop turns during marking`);
+  assert.strictEqual(h.cur(1), h.BASE, 'back to base after the cycle');
+});
+
 test('Queue-Boost: a callback that blocks the loop boosts; the boost ends when the loop drains', async () => {
   h.governEverything({ maxBoostUs: 2000000 });
   h.clear();

@@ -3,9 +3,9 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { normalize, fromEnv } = require('../../lib/options');
 
-test('defaults: GC kinds that pause the loop, queue on, factor 2.5, 1 ms sampling', () => {
+test('defaults: GC pauses and marking cycles, queue on, factor 2.5, 1 ms sampling', () => {
   assert.deepStrictEqual(normalize(), {
-    gc: ['scavenge', 'minor-mark-compact', 'mark-compact'],
+    gc: ['scavenge', 'minor-mark-compact', 'mark-compact', 'incremental-marking'],
     queue: true, queueFactor: 2.5, sampleUs: 1000, device: undefined,
   });
   assert.deepStrictEqual(normalize({ gc: false, queue: false }).gc, []);
