@@ -2,16 +2,25 @@
 // The experiment's preload: lets the driver switch this server's policy at
 // run time, so that every policy is measured on the same warmed process
 // (separate processes can differ in JIT and heap state by more than some
-// policies' effect).  GET http://127.0.0.1:CONTROL_PORT/policy?eb=MODE&oracle=0|1
-//   MODE off|gc|queue|all: eventboost's hooks, as EVENTBOOST= gives them
+// policies' effect).
+//   GET http://127.0.0.1:CONTROL_PORT/policy?eb=MODE&oracle=0|1&gc=0|1
+//   MODE off|gc|queue|all: eventboost's hooks, as EVENTBOOST= gives them;
+//        gcpause: GC-Boost of the stop-the-world pauses alone (no marking
+//        cycle), to show what boosting the marking adds
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
+//   gc=1:     a full GC first (hooks off), so that every run starts from
+//             the same heap state: a major GC every several seconds lands
+//             in a run or not by chance otherwise, and decides its tail
 // node -r ./control.js service.js
 const http = require('node:http');
+const v8 = require('node:v8');
+const vm = require('node:vm');
 // The application's eventboost (this file is preloaded from elsewhere).
 const eb = require(require.resolve('eventboost', { paths: [process.cwd()] }));
 
-const MODES = { off: null, gc: { queue: false }, queue: { gc: false }, all: {} };
+const PAUSES = ['scavenge', 'minor-mark-compact', 'mark-compact'];
+const MODES = { off: null, gc: { queue: false }, gcpause: { queue: false, gc: PAUSES }, queue: { gc: false }, all: {} };
 const tail = new RegExp(process.env.ORACLE_URLS || '^/(heavy|posts)$');
 let oracle = false;
 let inflight = 0; // tail requests begun and not yet closed
@@ -30,10 +39,20 @@ http.Server.prototype.emit = function (event, req, res) {
   return emit.apply(this, arguments);
 };
 
-function setPolicy(mode, withOracle) {
+let fullGc = null;
+function collect() {
+  if (!fullGc) {
+    v8.setFlagsFromString('--expose-gc');
+    fullGc = vm.runInNewContext('gc');
+  }
+  fullGc();
+}
+
+function setPolicy(mode, withOracle, gc) {
   if (!(mode in MODES)) return { error: `eb must be one of ${Object.keys(MODES).join('|')}` };
   eb.stop();
   oracle = false;
+  if (gc) collect();
   if (!MODES[mode] && !withOracle) return { active: false };
   const r = eb.start(MODES[mode] || { gc: false, queue: false });
   oracle = withOracle && r.active;
@@ -43,8 +62,9 @@ function setPolicy(mode, withOracle) {
 const control = http.createServer((req, res) => {
   const u = new URL(req.url, 'http://x');
   const r = u.pathname === '/policy'
-    ? setPolicy(u.searchParams.get('eb') || 'off', u.searchParams.get('oracle') === '1')
-    : { error: 'GET /policy?eb=off|gc|queue|all&oracle=0|1' };
+    ? setPolicy(u.searchParams.get('eb') || 'off', u.searchParams.get('oracle') === '1',
+      u.searchParams.get('gc') === '1')
+    : { error: 'GET /policy?eb=off|gc|gcpause|queue|all&oracle=0|1&gc=0|1' };
   res.writeHead(r.error || r.reason ? 400 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(r));
 });
 control.listen(Number(process.env.CONTROL_PORT), '127.0.0.1');

@@ -56,6 +56,7 @@ const POLICIES = [
   { name: 'schedutil', gov: 'schedutil' },
   { name: 'ondemand', gov: 'ondemand' },
   { name: 'eb-gc', gov: 'eventboost', eb: 'gc' },
+  { name: 'eb-gc-pauses', gov: 'eventboost', eb: 'gcpause' },
   { name: 'eb-queue', gov: 'eventboost', eb: 'queue' },
   { name: 'eb-gc+queue', gov: 'eventboost', eb: 'all' },
   { name: 'eb-gc+queue+tuning', gov: 'eventboost', eb: 'all', node: ['--max-semi-space-size=2'] },
@@ -86,7 +87,7 @@ function setGovernor(p) {
 // The policy's governor, and its hooks in the server that serves it.
 function setPolicy(srv, p) {
   setGovernor(p);
-  const q = `eb=${p.eb || 'off'}&oracle=${p.oracle ? 1 : 0}`;
+  const q = `eb=${p.eb || 'off'}&oracle=${p.oracle ? 1 : 0}&gc=1`;
   const r = JSON.parse(sh('wget', ['-q', '-O', '-', `http://127.0.0.1:${srv.controlPort}/policy?${q}`]));
   if (p.eb && p.eb !== 'off' && !r.active) throw new Error(`${p.name}: eventboost inactive: ${r.reason}`);
 }
