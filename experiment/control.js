@@ -10,8 +10,9 @@
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
 //   gc=1:     a full GC first (hooks off), so that every run starts from
-//             the same heap state: a major GC every several seconds lands
-//             in a run or not by chance otherwise, and decides its tail
+//             the same heap state and meets the next major GC at the same
+//             point: otherwise it lands in a run or not by chance, and
+//             decides that run's tail
 // node -r ./control.js service.js
 const http = require('node:http');
 const v8 = require('node:v8');
