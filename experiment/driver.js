@@ -21,6 +21,9 @@ const QUICK = process.env.EXPERIMENT_QUICK === '1';
 const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : 14));
 const WARM = 1; // seconds at the run's rate and clock before measuring
 const REPS = Number(process.env.EXPERIMENT_REPS || (QUICK ? 1 : 2));
+// A later run can add repetitions to an earlier one's raw.json: numbered
+// from EXPERIMENT_FIRST_REP, so their rotation starts where those would.
+const FIRST_REP = Number(process.env.EXPERIMENT_FIRST_REP || 0);
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : '0.5,0.8')).split(',').map(Number);
 const app = '/tmp/experiment-app';
 
@@ -257,7 +260,7 @@ async function main() {
       if (s === shared) cap = r0 * (WARM + SECS) / ((sum(busy()) - b0) / 1e9);
     }
     log(`${svc.name}: capacity at 2.6 GHz ${cap.toFixed(1)} req/s; rates ${RATES.map((f) => Math.round(f * cap)).join(', ')}`);
-    for (let rep = 0; rep < REPS; rep++) {
+    for (let rep = FIRST_REP; rep < FIRST_REP + REPS; rep++) {
       for (const f of RATES) {
         const rate = Math.max(1, Math.round(f * cap));
         // Alternate: each repetition starts the rotation elsewhere.

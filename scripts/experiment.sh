@@ -6,6 +6,8 @@
 # EXPERIMENT_ICOUNT=0: host-timed TCG instead of -icount (see below).
 # EXPERIMENT_SECONDS, _REPS, _RATES (fractions of capacity), _SERVICES and
 # _POLICIES (comma-separated names, see experiment/driver.js) narrow it;
+# EXPERIMENT_FIRST_REP numbers the repetitions from there, to add some to an
+# earlier run (merge the raw.json files' runs before analyze.js).
 # EXPERIMENT_DEST: where results.json and results.svg go; EXPERIMENT_OUT:
 # the raw runs (default build/experiment).
 set -uo pipefail
@@ -44,7 +46,7 @@ oha=$top/build/tools/oha
 [ "${EXPERIMENT_ICOUNT:-1}" = 1 ] && export EB_QEMU_OPTS="-icount shift=1,sleep=on"
 step "boot a QEMU guest ($kver) and run every service x rate x policy (about 2.5 hours; QUICK: 5 minutes)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-10800}" \
-	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
+	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|FIRST_REP|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "experiment: the guest run failed (files in $out)" >&2
