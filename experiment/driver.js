@@ -21,9 +21,14 @@ const QUICK = process.env.EXPERIMENT_QUICK === '1';
 const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : 14));
 const WARM = 1; // seconds at the run's rate and clock before measuring
 const REPS = Number(process.env.EXPERIMENT_REPS || (QUICK ? 1 : 2));
-// A later run can add repetitions to an earlier one's raw.json: numbered
-// from EXPERIMENT_FIRST_REP, so their rotation starts where those would.
-const FIRST_REP = Number(process.env.EXPERIMENT_FIRST_REP || 0);
+// EXPERIMENT_EXTEND=RAW.json: add REPS repetitions to an earlier run's,
+// at its rates (capacity is measured anew only for services it lacks).
+// Its runs are kept, and the new ones numbered after its, so that the
+// rotation starts where one longer run's would.
+const PRIOR = process.env.EXPERIMENT_EXTEND ? JSON.parse(fs.readFileSync(process.env.EXPERIMENT_EXTEND, 'utf8')) : null;
+if (PRIOR && PRIOR.secs !== SECS) {
+  throw new Error(`EXPERIMENT_EXTEND: its runs last ${PRIOR.secs} s, these ${SECS} s: set EXPERIMENT_SECONDS=${PRIOR.secs}`);
+}
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : '0.5,0.8')).split(',').map(Number);
 const app = '/tmp/experiment-app';
 
@@ -232,7 +237,9 @@ async function main() {
   fs.rmSync(`${app}/node_modules/eventboost`, { force: true });
   fs.symlinkSync(path.join(TOP, 'node-binding'), `${app}/node_modules/eventboost`);
   sh(process.execPath, [path.join(__dirname, 'make-db.js'), '/tmp/experiment-db.json', '100']);
-  const runs = [];
+  const runs = PRIOR ? [...PRIOR.runs] : [];
+  const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'),
+    JSON.stringify({ secs: SECS, reps: new Set(runs.map((r) => r.rep)).size, runs }, null, 1));
   const started = Date.now();
   const sum = (b) => Object.values(b).reduce((a, x) => a + x, 0);
   for (const svc of services) {
@@ -259,8 +266,12 @@ async function main() {
       openLoop(s, r0); // all r0 x (WARM + SECS) requests are served (-w)
       if (s === shared) cap = r0 * (WARM + SECS) / ((sum(busy()) - b0) / 1e9);
     }
-    log(`${svc.name}: capacity at 2.6 GHz ${cap.toFixed(1)} req/s; rates ${RATES.map((f) => Math.round(f * cap)).join(', ')}`);
-    for (let rep = FIRST_REP; rep < FIRST_REP + REPS; rep++) {
+    const prior = runs.filter((r) => r.service === svc.name);
+    if (prior.length) cap = prior[0].capacity;
+    const firstRep = prior.length ? Math.max(...prior.map((r) => r.rep)) + 1 : 0;
+    log(`${svc.name}: capacity at 2.6 GHz ${cap.toFixed(1)} req/s${prior.length ? ' (the earlier run\'s)' : ''}; ` +
+      `rates ${RATES.map((f) => Math.round(f * cap)).join(', ')}`);
+    for (let rep = firstRep; rep < firstRep + REPS; rep++) {
       for (const f of RATES) {
         const rate = Math.max(1, Math.round(f * cap));
         // Alternate: each repetition starts the rotation elsewhere.
@@ -273,7 +284,7 @@ async function main() {
           runs.push(r);
           log(`${svc.name} ${rate}/s ${p.name}: p99 ${r.p99.toFixed(1)} ms, ${r.requests}/${r.expected} requests ` +
             `[${((Date.now() - started) / 60000).toFixed(1)} min]`);
-          fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({ secs: SECS, reps: REPS, runs }, null, 1));
+          save();
         }
       }
     }

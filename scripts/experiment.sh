@@ -6,8 +6,8 @@
 # EXPERIMENT_ICOUNT=0: host-timed TCG instead of -icount (see below).
 # EXPERIMENT_SECONDS, _REPS, _RATES (fractions of capacity), _SERVICES and
 # _POLICIES (comma-separated names, see experiment/driver.js) narrow it;
-# EXPERIMENT_FIRST_REP numbers the repetitions from there, to add some to an
-# earlier run (merge the raw.json files' runs before analyze.js).
+# EXPERIMENT_EXTEND=RAW.json adds _REPS repetitions to that earlier run's,
+# at its rates (see experiment/driver.js); raw.json then holds both.
 # EXPERIMENT_DEST: where results.json and results.svg go; EXPERIMENT_OUT:
 # the raw runs (default build/experiment).
 set -uo pipefail
@@ -31,6 +31,13 @@ eb_build_node || exit 1
 (cd experiment && npm install --no-audit --no-fund --loglevel=error >/dev/null) || exit 1
 
 out=${EXPERIMENT_OUT:-$top/build/experiment}
+if [ -n "${EXPERIMENT_EXTEND:-}" ]; then
+	# A copy the guest can read, which the rm below cannot take (it may
+	# be $out/raw.json itself).
+	[ -r "$EXPERIMENT_EXTEND" ] || { echo "experiment: EXPERIMENT_EXTEND: no such file: $EXPERIMENT_EXTEND (an earlier run's raw.json)" >&2; exit 1; }
+	cp "$EXPERIMENT_EXTEND" "$top/build/experiment-extend.json" || exit 1
+	export EXPERIMENT_EXTEND=$top/build/experiment-extend.json
+fi
 rm -rf "$out"
 mkdir -p "$out"
 # The guest does not see /var/cache: hand it a copy under build/.
@@ -46,7 +53,7 @@ oha=$top/build/tools/oha
 [ "${EXPERIMENT_ICOUNT:-1}" = 1 ] && export EB_QEMU_OPTS="-icount shift=1,sleep=on"
 step "boot a QEMU guest ($kver) and run every service x rate x policy (about 2.5 hours; QUICK: 5 minutes)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-10800}" \
-	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|FIRST_REP|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
+	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|EXTEND|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "experiment: the guest run failed (files in $out)" >&2
