@@ -44,6 +44,10 @@ const raw = JSON.parse(fs.readFileSync(rawFile, 'utf8'));
 const runs = raw.runs;
 for (const r of runs) {
   r.energy = energyMj(r.busyNsByKhz);
+  // Work done, in cycles: busy time x frequency.  Against the reference it
+  // tells a policy that costs energy by its clock from one that makes the
+  // service do more (V8 collecting more often, say).
+  r.cycles = Object.entries(r.busyNsByKhz).reduce((c, [khz, ns]) => c + Number(khz) * ns, 0);
   const tis = r.timeInState10ms;
   const total = Object.values(tis).reduce((a, b) => a + b, 0);
   r.boostedShare = total ? (tis[EMU_MAX_KHZ] || 0) / total : 0;
@@ -51,11 +55,12 @@ for (const r of runs) {
 }
 const key = (r) => `${r.service}|${r.loadFactor}|${r.rep}`;
 const base = new Map(runs.filter((r) => r.policy === 'fixed-2.6').map((r) => [key(r), r]));
-// Energy per second relative to the fixed-base run of the same service,
-// rate and repetition (the same requests were offered to both).
+// Energy and work per second relative to the fixed-base run of the same
+// service, rate and repetition (the same requests were offered to both).
 for (const r of runs) {
   const b = base.get(key(r));
   r.energyRel = b ? (r.energy / r.wall) / (b.energy / b.wall) : NaN;
+  r.workRel = b ? (r.cycles / r.wall) / (b.cycles / b.wall) : NaN;
 }
 // Percentiles of all repetitions' requests pooled (a run alone holds a few
 // hundred requests: too few for a p99.9); the spread is that of the runs.
@@ -66,7 +71,14 @@ for (const r of runs) {
   if (!groups.has(k)) groups.set(k, []);
   groups.get(k).push(r);
 }
-const fields = ['p50', 'p99', 'p999', 'rps', 'energyRel', 'boostedShare', 'hintsPerSec'];
+const fields = ['p50', 'p99', 'p999', 'rps', 'energyRel', 'workRel', 'boostedShare', 'hintsPerSec'];
+for (const g of groups.values()) {
+  if (new Set(g.map((r) => r.rate)).size > 1) {
+    console.error(`analyze: ${g[0].service} ${g[0].policy} at ${g[0].loadFactor} of capacity ran at different rates ` +
+      `(${g.map((r) => r.rate).join(', ')} req/s): their requests cannot be pooled; extend a run with EXPERIMENT_EXTEND`);
+    process.exit(1);
+  }
+}
 const rows = [...groups.values()].map((g) => {
   const o = { service: g[0].service, loadFactor: g[0].loadFactor, rate: g[0].rate, policy: g[0].policy, n: g.length };
   for (const f of fields) {
@@ -91,7 +103,7 @@ const policies = [...new Set(rows.map((r) => r.policy))];
 const overall = policies.map((p) => {
   const rs = rows.filter((r) => r.policy === p);
   return { policy: p, cases: rs.length, p99Reduction: median(rs.map((r) => r.p99Reduction)), p999Reduction: median(rs.map((r) => r.p999Reduction)),
-    energyRel: median(rs.map((r) => r.energyRel)), boostedShare: median(rs.map((r) => r.boostedShare)),
+    energyRel: median(rs.map((r) => r.energyRel)), workRel: median(rs.map((r) => r.workRel)), boostedShare: median(rs.map((r) => r.boostedShare)),
     hintsPerSec: median(rs.map((r) => r.hintsPerSec)) };
 });
 // The noise floor: how far the reference's own repetitions lie apart (the
@@ -116,17 +128,18 @@ console.log(`\n${runs.length} runs of ${raw.secs} s, ${raw.reps} repetitions, un
 const short = rows.filter((r) => r.requests < 0.98 * r.expected || r.errors);
 for (const r of short) console.log(`  note: ${r.service} ${r.policy} at ${r.rate}/s: ${r.requests} of ${r.expected} requests completed, ${r.errors} errors`);
 console.log('');
-const hdr = ['service', 'load', 'policy', 'p50 ms', 'p99 ms', 'p99.9 ms', 'req/s', 'p99 cut', 'p99.9 cut', 'energy', 'boosted', 'hints/s'];
-const w = [12, 5, 19, 8, 8, 9, 7, 8, 9, 7, 8, 8];
+const hdr = ['service', 'load', 'policy', 'p50 ms', 'p99 ms', 'p99.9 ms', 'req/s', 'p99 cut', 'p99.9 cut', 'energy', 'work', 'boosted', 'hints/s'];
+const w = [12, 5, 19, 8, 8, 9, 7, 8, 9, 7, 6, 8, 8];
 const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd(w[i])).join(' '));
 line(hdr);
 for (const r of rows.sort((a, b) => a.service.localeCompare(b.service) || a.loadFactor - b.loadFactor)) {
   line([r.service, `${Math.round(r.loadFactor * 100)}%`, r.policy, num(r.p50), num(r.p99), num(r.p999), num(r.rps),
-    share(r.p99Reduction), share(r.p999Reduction), `${num(r.energyRel, 2)}x`, share(r.boostedShare), num(r.hintsPerSec, 0)]);
+    share(r.p99Reduction), share(r.p999Reduction), `${num(r.energyRel, 2)}x`, `${num(r.workRel, 2)}x`, share(r.boostedShare), num(r.hintsPerSec, 0)]);
 }
-console.log('\nAll services and rates (medians of the cases): tail reduction and energy vs fixed 2.6 GHz');
+console.log('\nAll services and rates (medians of the cases): tail reduction, energy and work (cycles) vs fixed 2.6 GHz');
 for (const o of overall) {
-  console.log(`  ${o.policy.padEnd(28)} p99 ${share(o.p99Reduction).padStart(7)}   p99.9 ${share(o.p999Reduction).padStart(7)}   energy ${num(o.energyRel, 2)}x`);
+  console.log(`  ${o.policy.padEnd(28)} p99 ${share(o.p99Reduction).padStart(7)}   p99.9 ${share(o.p999Reduction).padStart(7)}   ` +
+    `energy ${num(o.energyRel, 2)}x   work ${num(o.workRel, 2)}x`);
 }
 for (const o of PUBLISHED) console.log(`  ${o.policy.padEnd(28)} tail ${share(o.p99Reduction).padStart(6)}   energy ${num(o.energyRel, 2)}x`);
 if (noise) {
@@ -144,7 +157,7 @@ function svg() {
   const y0 = Math.min(-0.05, ...ys); const y1 = Math.max(0.3, ...ys);
   const X = (v) => L + (v - x0) / (x1 - x0) * (W - L - R);
   const Y = (v) => H - B - (v - y0) / (y1 - y0) * (H - T - B);
-  const colors = { 'eb-gc': '#1b9e77', 'eb-gc-pauses': '#8dd3c7', 'eb-queue': '#7570b3', 'eb-gc+queue': '#d95f02', 'eb-gc+queue+tuning': '#e7298a', oracle: '#66a61e',
+  const colors = { 'eb-gc': '#1b9e77', 'eb-gc-pauses': '#8dd3c7', 'eb-gc-marking': '#0b5e47', 'eb-queue': '#7570b3', 'eb-gc+queue': '#d95f02', 'eb-gc+queue+tuning': '#e7298a', oracle: '#66a61e',
     'fixed-2.6': '#444', 'fixed-3.3': '#777', 'fixed-4.0': '#999', schedutil: '#a6761d', ondemand: '#e6ab02' };
   let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">\n`;
   s += `<rect width="${W}" height="${H}" fill="white"/>\n`;
