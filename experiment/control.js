@@ -6,7 +6,10 @@
 //   GET http://127.0.0.1:CONTROL_PORT/policy?eb=MODE&oracle=0|1&gc=0|1
 //   MODE off|gc|queue|all: eventboost's hooks, as EVENTBOOST= gives them;
 //        gcpause: GC-Boost of the stop-the-world pauses alone (no marking
-//        cycle), to show what boosting the marking adds
+//        cycle), to show what boosting the marking adds; gcmark: of the
+//        major GC cycles alone (marking through its mark-compact, no
+//        scavenges), to show what boosting the scavenges costs; allmark:
+//        gcmark with Queue-Boost
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
 //   gc=1:     a full GC first (hooks off), so that every run starts from
@@ -21,7 +24,11 @@ const vm = require('node:vm');
 const eb = require(require.resolve('eventboost', { paths: [process.cwd()] }));
 
 const PAUSES = ['scavenge', 'minor-mark-compact', 'mark-compact'];
-const MODES = { off: null, gc: { queue: false }, gcpause: { queue: false, gc: PAUSES }, queue: { gc: false }, all: {} };
+const MAJOR = ['incremental-marking', 'mark-compact'];
+const MODES = {
+  off: null, gc: { queue: false }, gcpause: { queue: false, gc: PAUSES },
+  gcmark: { queue: false, gc: MAJOR }, queue: { gc: false }, all: {}, allmark: { gc: MAJOR },
+};
 const tail = new RegExp(process.env.ORACLE_URLS || '^/(heavy|posts)$');
 let oracle = false;
 let inflight = 0; // tail requests begun and not yet closed
@@ -65,7 +72,7 @@ const control = http.createServer((req, res) => {
   const r = u.pathname === '/policy'
     ? setPolicy(u.searchParams.get('eb') || 'off', u.searchParams.get('oracle') === '1',
       u.searchParams.get('gc') === '1')
-    : { error: 'GET /policy?eb=off|gc|gcpause|queue|all&oracle=0|1&gc=0|1' };
+    : { error: `GET /policy?eb=${Object.keys(MODES).join('|')}&oracle=0|1&gc=0|1` };
   res.writeHead(r.error || r.reason ? 400 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(r));
 });
 control.listen(Number(process.env.CONTROL_PORT), '127.0.0.1');

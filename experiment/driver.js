@@ -72,14 +72,24 @@ const POLICIES = [
   { name: 'eb-gc+queue', gov: 'eventboost', eb: 'all' },
   { name: 'eb-gc+queue+tuning', gov: 'eventboost', eb: 'all', node: ['--max-semi-space-size=2'] },
   { name: 'oracle', gov: 'eventboost', eb: 'off', oracle: true },
+  // Run only when named in EXPERIMENT_POLICIES: GC-Boost of the major GC
+  // cycles alone, without the scavenges, to see what boosting those costs;
+  // and that with Queue-Boost.
+  { name: 'eb-gc-marking', gov: 'eventboost', eb: 'gcmark', optIn: true },
+  { name: 'eb-gc-marking+queue', gov: 'eventboost', eb: 'allmark', optIn: true },
 ];
 
 // EXPERIMENT_SERVICES / EXPERIMENT_POLICIES (comma-separated names) narrow
 // the run, as make check's pipeline test does; fixed-2.6 is the reference
-// and always runs.
-const pick = (all, env) => (env ? all.filter((x) => env.split(',').includes(x.name) || x.name === 'fixed-2.6') : all);
-const services = pick(SERVICES, process.env.EXPERIMENT_SERVICES);
-const policies = pick(POLICIES, process.env.EXPERIMENT_POLICIES);
+// and always runs; optIn policies run only when named.
+function pick(all, env, what) {
+  if (!env) return all.filter((x) => !x.optIn);
+  const unknown = env.split(',').filter((n) => !all.some((x) => x.name === n));
+  if (unknown.length) throw new Error(`EXPERIMENT_${what}: no ${unknown.join(', ')} (there are: ${all.map((x) => x.name).join(', ')})`);
+  return all.filter((x) => env.split(',').includes(x.name) || x.name === 'fixed-2.6');
+}
+const services = pick(SERVICES, process.env.EXPERIMENT_SERVICES, 'SERVICES');
+const policies = pick(POLICIES, process.env.EXPERIMENT_POLICIES, 'POLICIES');
 
 function setGovernor(p) {
   write(`${CF}/policy0/scaling_governor`, 'performance');
