@@ -31,5 +31,8 @@ for (const policy of ['fixed-2.6', ...want]) {
 const fixed = res.cases.find((x) => x.policy === 'fixed-2.6');
 check(fixed && Math.abs(fixed.energyRel - 1) < 1e-9 && Math.abs(fixed.workRel - 1) < 1e-9,
   'the reference is its own unit of energy and work');
+check(Array.isArray(res.frontier) && res.frontier.length === res.published.length &&
+  res.frontier.every((f) => typeof f.matched === 'boolean' && (f.ours === null || Number.isFinite(f.oursP999Reduction))),
+  'each published point compared with the run\'s best eventboost policy at no more energy');
 check(fs.existsSync(file.replace(/results\.json$/, 'results.svg')), 'results.svg written');
 process.exit(failed);
