@@ -1,4 +1,4 @@
-/** V8 collections whose pauses eventboost can boost. */
+/** V8 collections eventboost can boost: pauses, and a major GC's marking cycle (incremental-marking). */
 export type GcKind =
   | 'scavenge'
   | 'minor-mark-compact'
@@ -7,7 +7,12 @@ export type GcKind =
   | 'weak-callbacks';
 
 export interface StartOptions {
-  /** GC-Boost: true (scavenge, minor-mark-compact, mark-compact), false, or the kinds to boost. Default true. */
+  /**
+   * GC-Boost: true (the pauses, scavenge, minor-mark-compact and mark-compact, and a major GC's
+   * whole marking cycle, incremental-marking), false, or the kinds to boost; the preload takes
+   * them from $EVENTBOOST_GC_KINDS. ['incremental-marking', 'mark-compact'] boosts the major GC
+   * cycles alone, at less energy. Default true.
+   */
   gc?: boolean | GcKind[];
   /** Queue-Boost. Default true. */
   queue?: boolean;

@@ -96,6 +96,15 @@ function fromEnv(env) {
     if (Number.isNaN(v)) throw new Error(`${name} must be a number, got '${raw}'`);
     options[key] = v;
   };
+  // The GC kinds to boost, as the gc option takes them: a comma-separated
+  // list (the major GC cycles alone: incremental-marking,mark-compact).
+  const kinds = (env.EVENTBOOST_GC_KINDS ?? '').trim();
+  if (kinds) {
+    if (options.gc === false) {
+      throw new Error(`EVENTBOOST_GC_KINDS is set but EVENTBOOST=${mode} boosts no GC: unset it or use EVENTBOOST=gc or all`);
+    }
+    options.gc = kinds.split(',').map((k) => k.trim());
+  }
   num('EVENTBOOST_QUEUE_FACTOR', 'queueFactor');
   num('EVENTBOOST_SAMPLE_US', 'sampleUs');
   if (env.EVENTBOOST_DEVICE) options.device = env.EVENTBOOST_DEVICE;
@@ -103,7 +112,7 @@ function fromEnv(env) {
     normalize(options);
   } catch (e) {
     const name = { queueFactor: 'EVENTBOOST_QUEUE_FACTOR', sampleUs: 'EVENTBOOST_SAMPLE_US',
-      device: 'EVENTBOOST_DEVICE' };
+      device: 'EVENTBOOST_DEVICE', gc: 'EVENTBOOST_GC_KINDS' };
     const m = /option (\w+)/.exec(e.message);
     throw new Error(m && name[m[1]] ? e.message.replace(/^eventboost: option \w+/, name[m[1]]) : e.message);
   }

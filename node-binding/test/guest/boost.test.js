@@ -192,6 +192,27 @@ setTimeout(() => console.log(JSON.stringify(require('eventboost').stats())), 100
   assert.ok(st.gc.boosts > 0);
 });
 
+test('preload: EVENTBOOST_GC_KINDS picks the GC kinds boosted', async () => {
+  // The allocation loop scavenges (the test above sees it); gc() ends in a
+  // mark-compact.  Only the kinds named are hooked.
+  const r = await h.runNode(`
+let keep = []; const end = Date.now() + 1000;
+while (Date.now() < end) { keep.push(JSON.stringify({ a: new Array(500).fill('y'.repeat(40)) })); if (keep.length > 100) keep = []; }
+gc();
+setTimeout(() => console.log(JSON.stringify(require(process.env.EB_PKG).stats())), 100);
+`, { args: ['--expose-gc', '-r', path.join(h.PKG, 'register.js')],
+    env: { EVENTBOOST: 'gc', EVENTBOOST_GC_KINDS: 'incremental-marking, mark-compact' } });
+  assert.strictEqual(r.code, 0, r.err);
+  assert.strictEqual(r.err, '', 'nothing on stderr when active');
+  const st = r.json[0];
+  assert.strictEqual(st.active, true);
+  assert.deepStrictEqual(st.gc.kinds, ['incremental-marking', 'mark-compact']);
+  assert.strictEqual(st.queue.enabled, false);
+  assert.strictEqual(st.gc.byKind.scavenge, 0, JSON.stringify(st.gc));
+  assert.ok(st.gc.byKind['mark-compact'] >= 1, JSON.stringify(st.gc));
+  assert.ok(st.gc.boosts >= 1, JSON.stringify(st.gc));
+});
+
 test('boostFor: a timed boost of the loop core, ended by boostFor(0)', async () => {
   h.governEverything({ maxBoostUs: 10000000 });
   h.clear();

@@ -47,6 +47,20 @@ test('environment: EVENTBOOST modes', () => {
   assert.throws(() => fromEnv({ EVENTBOOST: 'fast' }), /EVENTBOOST must be off, gc, queue or all, got 'fast'/);
 });
 
+test('environment: EVENTBOOST_GC_KINDS, a list of GC kinds for GC-Boost', () => {
+  const major = ['incremental-marking', 'mark-compact'];
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST_GC_KINDS: 'incremental-marking,mark-compact' }), { options: { gc: major } });
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST: 'gc', EVENTBOOST_GC_KINDS: ' incremental-marking , mark-compact ' }),
+    { options: { gc: major, queue: false } });
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST_GC_KINDS: '  ' }), { options: {} });
+  assert.throws(() => fromEnv({ EVENTBOOST_GC_KINDS: 'scavenge,full' }),
+    /^Error: EVENTBOOST_GC_KINDS: unknown GC kind 'full' \(kinds: scavenge, /);
+  assert.throws(() => fromEnv({ EVENTBOOST_GC_KINDS: 'scavenge,' }), /EVENTBOOST_GC_KINDS: unknown GC kind ''/);
+  assert.throws(() => fromEnv({ EVENTBOOST: 'queue', EVENTBOOST_GC_KINDS: 'scavenge' }),
+    /EVENTBOOST_GC_KINDS is set but EVENTBOOST=queue boosts no GC/);
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST: 'off', EVENTBOOST_GC_KINDS: 'full' }), { off: true });
+});
+
 test('environment: numbers and device, checked like options and named by variable', () => {
   assert.deepStrictEqual(fromEnv({ EVENTBOOST_QUEUE_FACTOR: '3', EVENTBOOST_SAMPLE_US: '500', EVENTBOOST_DEVICE: '/dev/x' }),
     { options: { queueFactor: 3, sampleUs: 500, device: '/dev/x' } });

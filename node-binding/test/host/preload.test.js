@@ -38,7 +38,8 @@ test('no device: one line on stderr saying what to do, application unchanged', (
 test('bad environment: one line naming the variable, application unchanged', () => {
   for (const [env, re] of [[{ EVENTBOOST: 'fast' }, /EVENTBOOST must be off, gc, queue or all/],
     [{ EVENTBOOST_QUEUE_FACTOR: 'x' }, /EVENTBOOST_QUEUE_FACTOR must be a number/],
-    [{ EVENTBOOST_SAMPLE_US: '5' }, /EVENTBOOST_SAMPLE_US must be an integer from 100/]]) {
+    [{ EVENTBOOST_SAMPLE_US: '5' }, /EVENTBOOST_SAMPLE_US must be an integer from 100/],
+    [{ EVENTBOOST_GC_KINDS: 'full' }, /EVENTBOOST_GC_KINDS: unknown GC kind 'full'/]]) {
     const r = run(env);
     assert.strictEqual(r.code, 7);
     assert.strictEqual(r.out, 'app ran false\n');
