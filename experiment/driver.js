@@ -67,23 +67,23 @@ const POLICIES = [
   { name: 'schedutil', gov: 'schedutil' },
   { name: 'ondemand', gov: 'ondemand' },
   { name: 'eb-gc', gov: 'eventboost', eb: 'gc' },
+  // GC-Boost of the pauses alone, to show what boosting the marking adds.
   { name: 'eb-gc-pauses', gov: 'eventboost', eb: 'gcpause' },
   { name: 'eb-queue', gov: 'eventboost', eb: 'queue' },
   { name: 'eb-gc+queue', gov: 'eventboost', eb: 'all' },
   { name: 'eb-gc+queue+tuning', gov: 'eventboost', eb: 'all', node: ['--max-semi-space-size=2'] },
   { name: 'oracle', gov: 'eventboost', eb: 'off', oracle: true },
-  // Run only when named in EXPERIMENT_POLICIES: GC-Boost of the major GC
-  // cycles alone, without the scavenges, to see what boosting those costs;
-  // and that with Queue-Boost.
-  { name: 'eb-gc-marking', gov: 'eventboost', eb: 'gcmark', optIn: true },
-  { name: 'eb-gc-marking+queue', gov: 'eventboost', eb: 'allmark', optIn: true },
+  // GC-Boost of the major GC cycles alone (no scavenges), to show what
+  // boosting the scavenges costs, and that with Queue-Boost.
+  { name: 'eb-gc-marking', gov: 'eventboost', eb: 'gcmark' },
+  { name: 'eb-gc-marking+queue', gov: 'eventboost', eb: 'allmark' },
 ];
 
 // EXPERIMENT_SERVICES / EXPERIMENT_POLICIES (comma-separated names) narrow
 // the run, as make check's pipeline test does; fixed-2.6 is the reference
-// and always runs; optIn policies run only when named.
+// and always runs.
 function pick(all, env, what) {
-  if (!env) return all.filter((x) => !x.optIn);
+  if (!env) return all;
   const unknown = env.split(',').filter((n) => !all.some((x) => x.name === n));
   if (unknown.length) throw new Error(`EXPERIMENT_${what}: no ${unknown.join(', ')} (there are: ${all.map((x) => x.name).join(', ')})`);
   return all.filter((x) => env.split(',').includes(x.name) || x.name === 'fixed-2.6');
