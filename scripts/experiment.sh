@@ -51,7 +51,7 @@ oha=$top/build/tools/oha
 # price is one host thread for both vCPUs, about twice the wall time.
 # EXPERIMENT_ICOUNT=0 runs on plain TCG.
 [ "${EXPERIMENT_ICOUNT:-1}" = 1 ] && export EB_QEMU_OPTS="-icount shift=1,sleep=on"
-step "boot a QEMU guest ($kver) and run every service x rate x policy (about 2.5 hours; QUICK: 5 minutes)"
+step "boot a QEMU guest ($kver) and run every service x rate x policy (about 100 minutes; QUICK: 5 minutes)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-10800}" \
 	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|EXTEND|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
