@@ -5,13 +5,40 @@
 # not be under /tmp: the guest's /tmp is its own tmpfs).  KVM hangs at guest
 # boot on these machines: TCG.  An Intel CPU model gives the guest
 # constant_tsc, without which the cpufreq core refuses fast switching.
+# One host thread runs both vCPUs (thread=single): with a thread per vCPU,
+# QEMU 7.2's TCG lets a vCPU execute the int3 of a kernel text poke after the
+# poke is over ("Oops: int3", a panic), so enabling any tracepoint, or the
+# clocksource watchdog flipping sched_clock's static key, could kill the
+# guest at random (a stock kernel toggling tracepoints dies within seconds).
 # EB_GUEST_MEM sets the guest's memory (default 2G); EB_KIMG boots that
 # kernel image instead of /boot/vmlinuz-KVER (the debug kernel); EB_QEMU_OPTS
 # adds QEMU options (make experiment: -icount, see scripts/experiment.sh).
+#
+# The kernel's console (warnings and worse) goes to RWDIR/console-KVER.txt,
+# the command's output to stdout: a guest that dies without a word from
+# the command (a panic) still leaves its last messages, and they are shown.
 set -uo pipefail
 kver=$1 rwdir=$2 limit=$3
 shift 3
+console=$rwdir/console-$kver.txt
+# Console lines end in CR (serial line discipline); the command's do not.
+# (A command line with a CR, a progress bar, is dropped too.)  --verbose
+# also has vng report its virtiofsd fallback: noise, dropped.
 timeout --kill-after=30 "$limit" \
 	vng --disable-kvm -r "${EB_KIMG:-/boot/vmlinuz-$kver}" --cpus 2 --memory "${EB_GUEST_MEM:-2G}" \
-	    --rwdir "$rwdir" --qemu-opts="-cpu Skylake-Client-v1 ${EB_QEMU_OPTS:-}" --exec "$*" \
-	</dev/null 2>&1 | grep --line-buffered -v "TCG doesn't support requested feature"
+	    --verbose --append "loglevel=4" \
+	    --rwdir "$rwdir" \
+	    --qemu-opts="-cpu Skylake-Client-v1 -accel tcg,thread=single ${EB_QEMU_OPTS:-}" --exec "$*" \
+	</dev/null 2>&1 | tee "$console" |
+	grep --line-buffered -v -e $'\r' -e "TCG doesn't support requested feature" \
+		-e virtiofsd -e "^fuse: invalid argument"
+rc=(${PIPESTATUS[@]})
+died=
+grep -q "Kernel panic" "$console" && died="died"
+[ "${rc[0]}" = 124 ] && died="ran out of its ${limit}s"
+if [ -n "$died" ]; then
+	echo "guest.sh: the $kver guest $died; its console ($console) ends:" >&2
+	grep -a $'\r' "$console" | tr -d '\r' | tail -n 60 >&2
+	[ "${rc[0]}" = 0 ] && rc[0]=1
+fi
+exit "${rc[0]}"

@@ -12,7 +12,8 @@ rm -f "$out/result-$kver"
 	sh "$top/selftests/run_guest.sh" "$kver" "$top" "$out" "'${EB_MODES:-}'" "'${EB_TEST_ARGS:-}'" |
 	tee "$out/tap-$kver.txt"
 if [ "$(cat "$out/result-$kver" 2>/dev/null)" != 0 ]; then
-	echo "FAIL: guest run on $kver (see $out/tap-$kver.txt, $out/dmesg-$kver.txt)"
+	echo "FAIL: guest run on $kver (see $out/tap-$kver.txt, $out/dmesg-$kver.txt," \
+		"$out/console-$kver.txt)"
 	exit 1
 fi
 echo "PASS: guest run on $kver"
