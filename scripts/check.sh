@@ -46,6 +46,12 @@ make -s -C selftests || fail=1
 [ "$fail" = 0 ] || { echo "FAIL: build"; exit 1; }
 
 results=()
+step "guest.sh: a panicking guest fails the run and shows its console"
+if selftests/guest_console_test.sh "${kernels[1]}" build/vm-console; then
+	results+=("PASS guest.sh diagnostics")
+else
+	results+=("FAIL guest.sh diagnostics"); fail=1
+fi
 for k in "${kernels[@]}"; do
 	step "guest tests on $k"
 	if selftests/run_vm.sh "$k" build/vm; then
