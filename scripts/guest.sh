@@ -34,7 +34,7 @@ timeout --kill-after=30 "$limit" \
 		-e virtiofsd -e "^fuse: invalid argument"
 rc=(${PIPESTATUS[@]})
 died=
-grep -q "Kernel panic" "$console" && died="died"
+grep -a $'\r' "$console" | grep -q "Kernel panic" && died="died"
 [ "${rc[0]}" = 124 ] && died="ran out of its ${limit}s"
 if [ -n "$died" ]; then
 	echo "guest.sh: the $kver guest $died; its console ($console) ends:" >&2
