@@ -8,8 +8,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kver=$1
 d=$top/build/destdir
 rm -rf "$d"
-n=0 rc=0
-t() { n=$((n + 1)); if eval "$2"; then echo "ok $n - install: $1"; else echo "not ok $n - install: $1"; rc=1; fi; }
+TAP_NAME=install
+. "$top/selftests/tap.sh"
 echo "1..9"
 t "make install DESTDIR" 'make -s -C "$top" install DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null'
 t "make install-dkms DESTDIR" 'make -s -C "$top" install-dkms DESTDIR="$d" >/dev/null'

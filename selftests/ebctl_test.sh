@@ -4,12 +4,9 @@
 #   ebctl_test.sh EBCTL EVENTBOOST_KO
 E=$1 KO=$2
 CF=/sys/devices/system/cpu/cpufreq
-n=0 rc=0
+TAP_NAME=ebctl
+. "$(dirname "$0")/tap.sh"
 
-t() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - ebctl: $1"; else echo "not ok $n - ebctl: $1"; rc=1; fi
-}
 cur() { sed -n "s/^policy $1 cur \([0-9]*\).*/\1/p" /dev/ebtest_cpufreq; }
 wait_cur() {
 	i=0

@@ -7,11 +7,8 @@ set -uo pipefail
 kver=$1 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out"
-n=0 rc=0
-t() {
-	n=$((n + 1))
-	if eval "$2"; then echo "ok $n - guest.sh: $1"; else echo "not ok $n - guest.sh: $1"; rc=1; fi
-}
+TAP_NAME=guest.sh
+. "$top/selftests/tap.sh"
 echo "1..4"
 "$top/scripts/guest.sh" "$kver" "$out" 300 \
 	'echo guest-says-hello; echo c > /proc/sysrq-trigger; echo still-alive' \
