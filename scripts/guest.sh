@@ -33,12 +33,13 @@ timeout --kill-after=30 "$limit" \
 	grep --line-buffered -v -e $'\r' -e "TCG doesn't support requested feature" \
 		-e virtiofsd -e "^fuse: invalid argument"
 rc=(${PIPESTATUS[@]})
+kernel=$(grep -a $'\r' "$console" | tr -d '\r')
 died=
-grep -a $'\r' "$console" | grep -q "Kernel panic" && died="died"
+grep -q "Kernel panic" <<<"$kernel" && died="died"
 [ "${rc[0]}" = 124 ] && died="ran out of its ${limit}s"
 if [ -n "$died" ]; then
 	echo "guest.sh: the $kver guest $died; its console ($console) ends:" >&2
-	grep -a $'\r' "$console" | tr -d '\r' | tail -n 60 >&2
+	tail -n 60 <<<"$kernel" >&2
 	[ "${rc[0]}" = 0 ] && rc[0]=1
 fi
 exit "${rc[0]}"
