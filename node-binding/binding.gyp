@@ -11,7 +11,8 @@
       "<!(node -p \"require('node-addon-api').include_dir\")",
       "deps/libeventboost"
     ],
-    "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS"],
+    "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS",
+                "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
     "cflags": ["-Wall", "-Wextra"],
     "cflags_cc": ["-Wall", "-Wextra", "-std=gnu++17"],
     "cflags!": ["-fno-exceptions"]
