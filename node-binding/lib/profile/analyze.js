@@ -1,0 +1,166 @@
+'use strict';
+// The published latency model (the event dependency graph of VEE'19): a
+// request's critical path runs from its source event through the callbacks it
+// causes to its response.  Between two of its callbacks it waits, first for
+// I/O (the loop blocks in poll: nobody works on its behalf -- a backend, a
+// client draining a large response), then in the queue behind other work
+// once its event is ready.  Queue time is charged to what the loop was doing
+// (GC or other execution); the request's own callbacks are execution, GC
+// separated.  So: latency = io + gc + cpu, exactly, for each request.
+
+// Pieces of [s, e) split by the GC pauses overlapping it.
+function splitGc(gc, s, e, kind, gcKind, out) {
+  let gcMs = 0;
+  let cur = s;
+  const a = gc.a;
+  for (let i = gc.firstEndingAfter(s); i < gc.length && a[2 * i] < e; i++) {
+    const gs = Math.max(a[2 * i], cur), ge = Math.min(a[2 * i + 1], e);
+    if (ge <= gs) continue;
+    if (out && gs > cur) out.push([kind, cur, gs]);
+    if (out) out.push([gcKind, gs, ge]);
+    gcMs += ge - gs;
+    cur = ge;
+  }
+  if (out && e > cur) out.push([kind, cur, e]);
+  return gcMs;
+}
+
+// Breakdown of one finished request; with `out`, its critical path as
+// [kind, start, end] pieces (kinds: io, queue, queue-gc, exec, exec-gc).
+function breakdown(st, idle, gc, out) {
+  const r = { latency: st.t1 - st.t0, io: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
+  const ia = idle.a;
+  const wait = (a, s) => {
+    if (s <= a) return;
+    // The last time the loop blocked in poll during this wait: until then
+    // the request's event was not ready (I/O), after it it was queued.
+    let w = a;
+    let i = idle.firstEndingAfter(a);
+    for (; i < idle.length && ia[2 * i] < s; i++) w = Math.min(ia[2 * i + 1], s);
+    if (w > a) { r.io += w - a; if (out) out.push(['io', a, w]); }
+    if (s > w) {
+      const g = splitGc(gc, w, s, 'queue', 'queue-gc', out);
+      r.queueGc += g;
+      r.queueCpu += s - w - g;
+    }
+  };
+  let cur = st.t0;
+  const segs = st.segs;
+  for (let k = 0; k < segs.length; k += 2) {
+    const s = Math.max(segs[k], cur), e = Math.min(segs[k + 1], st.t1);
+    if (e <= s) continue;
+    wait(cur, s);
+    const g = splitGc(gc, s, e, 'exec', 'exec-gc', out);
+    r.execGc += g;
+    r.execCpu += e - s - g;
+    cur = e;
+  }
+  wait(cur, st.t1);
+  r.gc = r.queueGc + r.execGc;
+  r.cpu = r.queueCpu + r.execCpu;
+  return r;
+}
+
+const round = (x, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+
+function group(rows, percentile) {
+  const n = rows.length;
+  const sum = { latency: 0, io: 0, gc: 0, cpu: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
+  for (const r of rows) for (const k in sum) sum[k] += r[k];
+  const m = (k) => (n ? sum[k] / n : 0);
+  const share = (k) => (sum.latency > 0 ? round(sum[k] / sum.latency, 4) : 0);
+  const g = {
+    percentile,
+    count: n,
+    latencyMs: round(m('latency')),
+    breakdownMs: { io: round(m('io')), gc: round(m('gc')), cpu: round(m('cpu')) },
+    share: { io: share('io'), gc: share('gc'), cpu: share('cpu') },
+    queueMs: { gc: round(m('queueGc')), cpu: round(m('queueCpu')) },
+    executionMs: { gc: round(m('execGc')), cpu: round(m('execCpu')) },
+  };
+  if (n) g.maxLatencyMs = round(Math.max(...rows.map((r) => r.latency)));
+  return g;
+}
+
+// Nearest-rank percentile of sorted values.
+function pct(sorted, p) {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+const pctStr = (x) => `${(100 * x).toFixed(1)}%`;
+
+// Which boost acts on this tail: what makes a tail request slower than a
+// typical one (the per-request excess of each component) names the cause.
+function verdict(tail, typical) {
+  if (!tail.count) {
+    return { cause: null, boost: 'none', advice: 'No HTTP request was profiled: nothing to say.' };
+  }
+  const ex = {};
+  for (const k of ['io', 'gc', 'cpu']) ex[k] = Math.max(0, tail.breakdownMs[k] - typical.breakdownMs[k]);
+  const cause = ['gc', 'cpu', 'io'].reduce((a, b) => (ex[b] > ex[a] ? b : a));
+  const queueCpuEx = Math.max(0, tail.queueMs.cpu - typical.queueMs.cpu);
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  let boost, advice;
+  if (cause === 'io') {
+    boost = 'none';
+    advice = `The tail is I/O: a tail request spends ${ms(tail.breakdownMs.io)} of its ` +
+      `${ms(tail.latencyMs)} waiting with no CPU work on its behalf (a slow backend, a client ` +
+      'draining a large response, a timer); a faster clock will not help. Look at what those ' +
+      'requests wait for (the slowest timelines in the HTML report).';
+  } else if (cause === 'gc') {
+    boost = ex.cpu >= 0.5 * ex.gc ? 'gc+queue' : 'gc';
+    advice = `The tail is GC: ${ms(tail.breakdownMs.gc)} of a tail request's ${ms(tail.latencyMs)} ` +
+      `is GC (${ms(tail.queueMs.gc)} of it queued behind pauses), against ` +
+      `${ms(typical.breakdownMs.gc)} for a typical one. Turn on GC-Boost ` +
+      (boost === 'gc+queue'
+        ? `and Queue-Boost (other execution adds ${ms(ex.cpu)} too): EVENTBOOST=all`
+        : '(EVENTBOOST=gc)') +
+      '; a smaller live heap or less allocation per request shortens the pauses themselves.';
+  } else {
+    boost = ex.gc >= 0.5 * ex.cpu ? 'gc+queue' : 'queue';
+    const queued = queueCpuEx >= 0.5 * ex.cpu;
+    advice = `The tail is CPU on the event loop: ${ms(tail.breakdownMs.cpu)} of a tail request's ` +
+      `${ms(tail.latencyMs)} is execution, ${ms(tail.queueMs.cpu)} of it waiting behind other ` +
+      `callbacks, against ${ms(typical.breakdownMs.cpu)} for a typical one. Turn on Queue-Boost ` +
+      (boost === 'gc+queue' ? `and GC-Boost (GC adds ${ms(ex.gc)} too): EVENTBOOST=all` : '(EVENTBOOST=queue)') +
+      (queued
+        ? '; long synchronous callbacks hold the others up: splitting them or moving them to a worker cuts the tail further.'
+        : '; the slow requests are slow in their own callbacks: the clock helps, a cheaper handler more.');
+  }
+  return { cause, boost, advice };
+}
+
+// The report: tail (>= p99) against typical (below the median).
+function report(rows, { sample = 1, seen = rows.length, durationS = 0, slowest = [] } = {}) {
+  const lat = rows.map((r) => r.latency).sort((a, b) => a - b);
+  const p99 = pct(lat, 99), p50 = pct(lat, 50);
+  const tailRows = rows.filter((r) => r.latency >= p99);
+  const typicalRows = rows.filter((r) => r.latency < p50);
+  const restRows = rows.filter((r) => r.latency < p99);
+  const tail = group(tailRows, 99);
+  const typical = group(typicalRows, 50);
+  const rest = group(restRows, 99);
+  const v = verdict(tail, typical);
+  return {
+    requests: rows.length,
+    tail,
+    typical,
+    verdict: v,
+    rest,
+    framing: rows.length
+      ? `GC is ${pctStr(tail.share.gc)} of tail-request time and ${pctStr(rest.share.gc)} of the rest; ` +
+        `I/O ${pctStr(tail.share.io)} and ${pctStr(rest.share.io)}; other execution ` +
+        `${pctStr(tail.share.cpu)} and ${pctStr(rest.share.cpu)}.`
+      : 'no requests',
+    latencyMs: { p50: round(p50), p90: round(pct(lat, 90)), p99: round(p99), p999: round(pct(lat, 99.9)), max: round(lat.length ? lat[lat.length - 1] : 0) },
+    sample,
+    seenRequests: seen,
+    durationS: round(durationS, 1),
+    slowest,
+    model: 'VEE19 event dependency graph: latency = io + gc + cpu; queue time charged to GC or other execution',
+    version: 1,
+  };
+}
+
+module.exports = { breakdown, report, verdict, pct };

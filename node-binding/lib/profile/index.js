@@ -1,0 +1,111 @@
+'use strict';
+// The tail profiler: records requests (recorder.js), analyses them in the
+// background as they finish (analyze.js) and writes the JSON report and its
+// HTML page (html.js).
+const fs = require('node:fs');
+const path = require('node:path');
+const { performance } = require('node:perf_hooks');
+const { Recorder } = require('./recorder');
+const { breakdown, report } = require('./analyze');
+const { page } = require('./html');
+
+const SLOWEST = 10;        // critical paths kept for the HTML page
+const MAX_ROWS = 1000000;  // per-request breakdowns kept; beyond, a uniform sample
+const HISTORY_MS = 30000;  // loop history kept for requests still running
+const SETTLE_MS = 250;     // GC entries reach the observer a little late
+
+function htmlPath(out) {
+  return out.endsWith('.json') ? `${out.slice(0, -5)}.html` : `${out}.html`;
+}
+
+class Profiler {
+  constructor({ out = 'eventboost-profile.json', sample = 1 } = {}) {
+    this.out = path.resolve(out);
+    this.sample = sample;
+    this.rec = new Recorder({ sample });
+    this.rows = [];
+    this.total = 0;
+    this.slowest = [];
+    this.t0 = performance.now();
+  }
+
+  start() {
+    this.rec.start();
+    this.timer = setInterval(() => this.digest(false), 1000);
+    this.timer.unref();
+    return this;
+  }
+
+  // Analyse the requests that finished long enough ago (all with `all`).
+  digest(all) {
+    const rec = this.rec;
+    if (all) rec.flushGc();
+    const now = performance.now();
+    const fin = rec.finished;
+    let n = 0;
+    while (n < fin.length && (all || fin[n].t1 < now - SETTLE_MS)) n++;
+    const done = fin.splice(0, n);
+    for (const st of done) {
+      const minSlow = this.slowest.length < SLOWEST ? -1 : this.slowest[this.slowest.length - 1].latencyMs;
+      const keep = st.t1 - st.t0 > minSlow;
+      const pieces = keep ? [] : null;
+      const r = breakdown(st, rec.idle, rec.gc, pieces);
+      this.total++;
+      if (this.rows.length < MAX_ROWS) this.rows.push(r);
+      else {
+        const j = Math.floor(Math.random() * this.total);
+        if (j < MAX_ROWS) this.rows[j] = r;
+      }
+      if (keep) this.keepSlow(st, r, pieces);
+    }
+    const oldest = fin.length ? Math.min(fin[0].t0, now - HISTORY_MS) : now - HISTORY_MS;
+    rec.prune(oldest);
+  }
+
+  keepSlow(st, r, pieces) {
+    const rel = (x) => Math.round((x - st.t0) * 1000) / 1000;
+    const path = [];
+    for (const [kind, s, e] of pieces) {
+      const last = path[path.length - 1];
+      if (last && last.kind === kind && Math.abs(last.endMs - rel(s)) < 1e-6) last.endMs = rel(e);
+      else path.push({ kind, startMs: rel(s), endMs: rel(e) });
+    }
+    const round = (x) => Math.round(x * 1000) / 1000;
+    this.slowest.push({
+      request: st.url,
+      atMs: round(st.t0 - this.t0),
+      latencyMs: round(r.latency),
+      breakdownMs: { io: round(r.io), gc: round(r.gc), cpu: round(r.cpu) },
+      queueMs: { gc: round(r.queueGc), cpu: round(r.queueCpu) },
+      path: path.length > 400 ? path.slice(0, 400) : path,
+    });
+    this.slowest.sort((a, b) => b.latencyMs - a.latencyMs);
+    if (this.slowest.length > SLOWEST) this.slowest.length = SLOWEST;
+  }
+
+  report() {
+    this.digest(true);
+    return report(this.rows, {
+      sample: this.sample,
+      seen: this.rec.seen,
+      durationS: (performance.now() - this.t0) / 1000,
+      slowest: this.slowest,
+    });
+  }
+
+  write() {
+    const r = this.report();
+    r.pid = process.pid;
+    fs.mkdirSync(path.dirname(this.out), { recursive: true });
+    fs.writeFileSync(this.out, `${JSON.stringify(r, null, 2)}\n`);
+    fs.writeFileSync(htmlPath(this.out), page(r));
+    return r;
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.rec.stop();
+  }
+}
+
+module.exports = { Profiler, htmlPath };

@@ -1,0 +1,182 @@
+'use strict';
+// Records, on the thread that loads it, what the profiler needs to rebuild
+// each HTTP request's critical path through the event loop:
+//  - every request from its source event to the end of its response
+//    (diagnostics_channel 'http.server.request.start' / '...response.finish'),
+//    with the callbacks run on its behalf (AsyncLocalStorage carries the
+//    request through every resource it creates; async_hooks before/after
+//    time the top-level callbacks);
+//  - when the loop blocked in its poll, waiting for I/O (libuv's idle-time
+//    metric, performance.nodeTiming.idleTime, read at each top-level callback);
+//  - every GC pause (PerformanceObserver 'gc' entries).
+// Pure JavaScript: no addon, no device.
+const asyncHooks = require('node:async_hooks');
+const dc = require('node:diagnostics_channel');
+const { performance, PerformanceObserver, constants } = require('node:perf_hooks');
+
+const KIND = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
+const kState = Symbol('eventboost.profile.request');
+const kLastEnd = Symbol('eventboost.profile.lastResponseEnd');
+
+// Time-ordered flat interval lists [start0, end0, start1, end1, ...].
+class Intervals {
+  constructor() { this.a = []; this.kinds = []; }
+  push(s, e, kind) { this.a.push(s, e); if (kind !== undefined) this.kinds.push(kind); }
+  get length() { return this.a.length >> 1; }
+  // Drop intervals that ended before t.
+  prune(t) {
+    let i = 0;
+    while (i < this.a.length && this.a[i + 1] < t) i += 2;
+    if (i) { this.a.splice(0, i); if (this.kinds.length) this.kinds.splice(0, i >> 1); }
+  }
+  // Index of the first interval whose end is > t.
+  firstEndingAfter(t) {
+    let lo = 0, hi = this.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (this.a[2 * m + 1] > t) hi = m; else lo = m + 1;
+    }
+    return lo;
+  }
+}
+
+class Recorder {
+  constructor({ sample = 1 } = {}) {
+    this.sample = sample;
+    this.idle = new Intervals();    // the loop blocked in poll
+    this.gc = new Intervals();      // GC pauses, with their kinds
+    this.finished = [];             // requests whose response ended
+    this.seen = 0;                  // requests started (sampled or not)
+    this.depth = 0;
+    this.owner = undefined;         // request the running callback works for
+    this.segStart = 0;
+    this.lastAfter = performance.now();
+    this.lastWake = this.lastAfter; // end of the loop's last wait in poll
+    this.lastIdle = performance.nodeTiming.idleTime;
+    this.als = new asyncHooks.AsyncLocalStorage();
+    this.running = false;
+  }
+
+  start() {
+    if (this.running) return;
+    this.running = true;
+    const self = this;
+    const nodeTiming = performance.nodeTiming;
+    this.hook = asyncHooks.createHook({
+      before() {
+        if (self.depth++ !== 0) return;
+        const now = performance.now();
+        const idle = nodeTiming.idleTime;
+        const d = idle - self.lastIdle;
+        if (d > 0.001) {
+          self.idle.push(Math.max(self.lastAfter, now - d), now);
+          self.lastWake = now;
+        }
+        self.lastIdle = idle;
+        self.owner = self.als.getStore();
+        self.segStart = now;
+      },
+      after() {
+        if (self.depth > 1) { self.depth--; return; }
+        self.depth = 0;
+        const now = performance.now();
+        if (self.owner) self.owner.segs.push(self.segStart, now);
+        self.owner = undefined;
+        self.lastAfter = now;
+      },
+    });
+    this.hook.enable();
+    // An exception that reaches the top skips the after hooks of the stack.
+    this.onUncaught = () => { this.depth = 1; };
+    process.on('uncaughtExceptionMonitor', this.onUncaught);
+
+    this.obs = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        const kind = e.detail ? e.detail.kind : e.kind;
+        self.gc.push(e.startTime, e.startTime + e.duration, KIND[kind] || 'other');
+      }
+    });
+    this.obs.observe({ type: 'gc' });
+
+    this.onStart = (m) => this.requestStart(m);
+    this.onFinish = (m) => this.responseFinish(m);
+    dc.subscribe('http.server.request.start', this.onStart);
+    dc.subscribe('http.server.response.finish', this.onFinish);
+  }
+
+  stop() {
+    if (!this.running) return;
+    this.running = false;
+    this.hook.disable();
+    this.flushGc();
+    this.obs.disconnect();
+    process.removeListener('uncaughtExceptionMonitor', this.onUncaught);
+    dc.unsubscribe('http.server.request.start', this.onStart);
+    dc.unsubscribe('http.server.response.finish', this.onFinish);
+    this.als.disable();
+  }
+
+  flushGc() {
+    if (!this.obs || typeof this.obs.takeRecords !== 'function') return;
+    for (const e of this.obs.takeRecords()) {
+      const kind = e.detail ? e.detail.kind : e.kind;
+      this.gc.push(e.startTime, e.startTime + e.duration, KIND[kind] || 'other');
+    }
+  }
+
+  requestStart({ request, response, socket }) {
+    const now = performance.now();
+    this.seen++;
+    // The callback that parsed this request works for it from here on.
+    if (this.owner && this.depth > 0) this.owner.segs.push(this.segStart, now);
+    this.segStart = now;
+    if (this.sample < 1 && Math.random() >= this.sample) {
+      this.owner = undefined;
+      this.als.enterWith(undefined);
+      return;
+    }
+    // The source event (the request's bytes) became ready after the loop's
+    // last wait in poll -- had it been ready, the loop would not have waited
+    // -- and not before the previous response on this connection ended.
+    let t0 = this.lastWake;
+    const prev = socket && socket[kLastEnd];
+    if (prev > t0) t0 = prev;
+    if (t0 > now) t0 = now;
+    const st = {
+      t0, t1: 0, parsed: now, segs: [],
+      url: `${request.method} ${String(request.url).slice(0, 120)}`,
+    };
+    response[kState] = st;
+    this.owner = this.depth > 0 ? st : undefined;
+    this.als.enterWith(st);
+  }
+
+  responseFinish({ response, socket }) {
+    const st = response && response[kState];
+    if (!st) return;
+    const now = performance.now();
+    if (socket) socket[kLastEnd] = now;
+    response[kState] = undefined;
+    st.t1 = now;
+    if (this.owner === st) {
+      st.segs.push(this.segStart, now);
+      this.owner = undefined;
+    }
+    this.finished.push(st);
+  }
+
+  // Forget loop history older than t (requests started before it are
+  // analysed with what is left).
+  prune(t) {
+    this.idle.prune(t);
+    this.gc.prune(t);
+  }
+}
+
+module.exports = { Recorder, Intervals };

@@ -1,0 +1,60 @@
+'use strict';
+// node -r eventboost/profile app.js (or --import eventboost/profile): find
+// where the application's tail latency comes from -- I/O, GC or other
+// execution on the event loop -- and which boost would act on it.  No code
+// change, no device.  Writes the JSON report to EVENTBOOST_PROFILE_OUT
+// (default eventboost-profile.json) and an HTML page beside it, at exit or
+// after EVENTBOOST_PROFILE_SECONDS; EVENTBOOST_PROFILE_SAMPLE profiles that
+// fraction of the requests.  Never stops the application: a bad variable is
+// one line on stderr and the application runs unprofiled.
+const { isMainThread } = require('node:worker_threads');
+
+function main() {
+  if (!isMainThread || globalThis[Symbol.for('eventboost.profile')]) return;
+  const { fromEnv } = require('./lib/profile/env');
+  let o;
+  try {
+    o = fromEnv(process.env);
+  } catch (e) {
+    process.stderr.write(`eventboost: ${e.message}; running without the profiler\n`);
+    return;
+  }
+  let out = o.out;
+  // cluster workers write one report each.
+  if (process.env.NODE_UNIQUE_ID !== undefined) out = out.replace(/(\.json)?$/, `.${process.pid}$1`);
+  const { Profiler, htmlPath } = require('./lib/profile');
+  const p = new Profiler({ out, sample: o.sample }).start();
+  globalThis[Symbol.for('eventboost.profile')] = p;
+  let done = false;
+  const write = (why) => {
+    try {
+      const r = p.write();
+      if (why) {
+        process.stderr.write(`eventboost: profile of ${r.requests} requests (${why}): ` +
+          `tail is ${r.verdict.cause}, boost ${r.verdict.boost}; ${p.out}, ${htmlPath(p.out)}\n`);
+      }
+    } catch (e) {
+      process.stderr.write(`eventboost: cannot write the profile: ${e.message}\n`);
+    }
+  };
+  process.on('exit', () => { if (!done) write(null); });
+  if (o.seconds) {
+    const t = setTimeout(() => { done = true; write(`${o.seconds} s`); p.stop(); }, o.seconds * 1000);
+    t.unref();
+  }
+  // A signal that would end the process writes the report first; when the
+  // application handles the signal itself, it decides what happens next.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    const h = () => {
+      if (!done) write(null);
+      if (process.listenerCount(sig) === 1) {
+        done = true;
+        process.removeListener(sig, h);
+        process.kill(process.pid, sig);
+      }
+    };
+    process.on(sig, h);
+  }
+}
+
+main();
