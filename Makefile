@@ -8,7 +8,8 @@
 #   make experiment           tail latency vs energy, every policy, emulated DVFS (~100 min)
 #   make stress / make fuzz   long stress suite / long ioctl fuzzing, every kernel
 #   make check-debug          guest suite, stress and fuzz on a KASAN/lockdep/kmemleak kernel
-#   make install DESTDIR= PREFIX= KVER=    /  make uninstall (same variables)
+#   make install DESTDIR= PREFIX= KVER= LIBDIR=  /  make uninstall (same variables)
+#   make install-user         the same without the module (no kernel headers needed)
 #   make install-dkms DESTDIR=              sources for DKMS (rebuilds on kernel upgrades)
 KVER ?= $(shell scripts/default-kver.sh)
 PREFIX ?= /usr/local
@@ -16,12 +17,28 @@ DESTDIR ?=
 export PREFIX
 
 LIBVER := 0.1.0
+# libeventboost.so.$(SOVERSION), SONAME libeventboost.so.$(SOMAJOR): see userlib/Makefile.
+SOMAJOR := 1
+SOVERSION := 1.1.0
 OUT := $(CURDIR)/build
+# LIBDIR: where the library goes (without DESTDIR).  With PREFIX=/usr on
+# Debian, the multiarch directory (/usr/lib/x86_64-linux-gnu), else
+# $(PREFIX)/lib.  INCLUDEDIR likewise.
+MULTIARCH := $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
+ifeq ($(PREFIX)$(if $(MULTIARCH),y,),/usry)
+LIBDIR ?= /usr/lib/$(MULTIARCH)
+else
+LIBDIR ?= $(PREFIX)/lib
+endif
+INCLUDEDIR ?= $(PREFIX)/include
+export LIBDIR INCLUDEDIR
 MODDIR := $(DESTDIR)/lib/modules/$(KVER)/extra
-LIBDIR := $(DESTDIR)$(PREFIX)/lib
-INCDIR := $(DESTDIR)$(PREFIX)/include
+DLIBDIR := $(DESTDIR)$(LIBDIR)
+INCDIR := $(DESTDIR)$(INCLUDEDIR)
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 SBINDIR := $(DESTDIR)$(PREFIX)/sbin
+MANDIR := $(DESTDIR)$(PREFIX)/share/man
+BASHCOMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 UDEVDIR := $(DESTDIR)/lib/udev/rules.d
 UNITDIR := $(DESTDIR)/lib/systemd/system
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/eventboost
@@ -57,15 +74,31 @@ fuzz:
 check-debug:
 	scripts/check-debug.sh
 
-install: module userlib
-	install -D -m 0644 $(OUT)/$(KVER)/eventboost/eventboost.ko $(MODDIR)/eventboost.ko
-	install -D -m 0755 $(OUT)/userlib/libeventboost.so.$(LIBVER) $(LIBDIR)/libeventboost.so.$(LIBVER)
-	ln -sf libeventboost.so.$(LIBVER) $(LIBDIR)/libeventboost.so.1
-	ln -sf libeventboost.so.1 $(LIBDIR)/libeventboost.so
-	install -m 0644 $(OUT)/userlib/libeventboost.a $(LIBDIR)/libeventboost.a
-	install -D -m 0644 $(OUT)/userlib/eventboost.pc $(LIBDIR)/pkgconfig/eventboost.pc
+# install: the module when KVER's headers are there (else it says so and
+# goes on: install-dkms, or install the headers), then install-user.
+# install-user: library, headers, ebctl, man page, completion, udev rule,
+# unit; needs no kernel headers.
+install: install-module install-user
+
+install-module:
+	@if [ -n "$(KVER)" ] && [ -d "$(or $(EB_KDIR),/lib/modules/$(KVER)/build)" ]; then \
+		$(MAKE) --no-print-directory module KVER=$(KVER) && \
+		install -D -m 0644 $(OUT)/$(KVER)/eventboost/eventboost.ko $(MODDIR)/eventboost.ko && \
+		if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi; \
+	else \
+		echo "eventboost: not installing the module: no headers for kernel '$(KVER)'" \
+		     "(apt-get install linux-headers-$(or $(KVER),$$(uname -r)), or make install-dkms);" \
+		     "installing the library and tools only" >&2; \
+	fi
+
+install-user: userlib
+	install -D -m 0755 $(OUT)/userlib/libeventboost.so.$(SOVERSION) $(DLIBDIR)/libeventboost.so.$(SOVERSION)
+	ln -sf libeventboost.so.$(SOVERSION) $(DLIBDIR)/libeventboost.so.$(SOMAJOR)
+	ln -sf libeventboost.so.$(SOMAJOR) $(DLIBDIR)/libeventboost.so
+	install -m 0644 $(OUT)/userlib/libeventboost.a $(DLIBDIR)/libeventboost.a
+	install -D -m 0644 $(OUT)/userlib/eventboost.pc $(DLIBDIR)/pkgconfig/eventboost.pc
 	install -D -m 0644 userlib/eventboost.h $(INCDIR)/eventboost.h
-	install -D -m 0644 uapi/linux/eventboost.h $(INCDIR)/linux/eventboost.h
+	install -D -m 0644 uapi/linux/eventboost.h $(INCDIR)/eventboost/linux/eventboost.h
 	install -D -m 0755 $(OUT)/userlib/ebctl $(BINDIR)/ebctl
 	install -D -m 0644 packaging/60-eventboost.rules $(UDEVDIR)/60-eventboost.rules
 	install -D -m 0755 packaging/eventboost-select-governor $(SBINDIR)/eventboost-select-governor
@@ -75,20 +108,22 @@ install: module userlib
 	install -D -m 0644 packaging/default-eventboost $(DOCDIR)/default-eventboost
 	install -D -m 0644 packaging/modprobe-eventboost.conf $(DOCDIR)/modprobe-eventboost.conf
 	@if [ -z "$(DESTDIR)" ]; then \
-		depmod -a $(KVER); \
 		getent group eventboost >/dev/null || groupadd --system eventboost; \
 		udevadm control --reload 2>/dev/null || true; \
 		ldconfig; \
 	fi
 
 uninstall:
-	rm -f $(MODDIR)/eventboost.ko $(LIBDIR)/libeventboost.so* $(LIBDIR)/libeventboost.a \
-	      $(LIBDIR)/pkgconfig/eventboost.pc $(INCDIR)/eventboost.h \
-	      $(INCDIR)/linux/eventboost.h $(BINDIR)/ebctl $(UDEVDIR)/60-eventboost.rules \
+	rm -f $(MODDIR)/eventboost.ko $(DLIBDIR)/libeventboost.so* $(DLIBDIR)/libeventboost.a \
+	      $(DLIBDIR)/pkgconfig/eventboost.pc $(INCDIR)/eventboost.h \
+	      $(INCDIR)/eventboost/linux/eventboost.h $(BINDIR)/ebctl $(UDEVDIR)/60-eventboost.rules \
 	      $(SBINDIR)/eventboost-select-governor $(UNITDIR)/eventboost-governor.service \
 	      $(DOCDIR)/default-eventboost $(DOCDIR)/modprobe-eventboost.conf
-	-rmdir $(DOCDIR) 2>/dev/null
-	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); ldconfig; fi
+	-rmdir $(INCDIR)/eventboost/linux $(INCDIR)/eventboost $(DOCDIR) 2>/dev/null
+	@if [ -z "$(DESTDIR)" ]; then \
+		if [ -n "$(KVER)" ] && [ -d /lib/modules/$(KVER) ]; then depmod -a $(KVER); fi; \
+		ldconfig; \
+	fi
 
 # The module's sources where DKMS looks for them; on the live system also
 # dkms add/build/install for the running kernel (and every later one).
@@ -110,4 +145,4 @@ uninstall-dkms:
 clean:
 	rm -rf build
 
-.PHONY: all module userlib check demo bench experiment stress fuzz check-debug install uninstall install-dkms uninstall-dkms clean
+.PHONY: all module userlib check demo bench experiment stress fuzz check-debug install install-module install-user uninstall install-dkms uninstall-dkms clean

@@ -10,27 +10,35 @@ d=$top/build/destdir
 rm -rf "$d"
 TAP_NAME=install
 . "$top/selftests/tap.sh"
-echo "1..9"
+echo "1..16"
 t "make install DESTDIR" 'make -s -C "$top" install DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null'
 t "make install-dkms DESTDIR" 'make -s -C "$top" install-dkms DESTDIR="$d" >/dev/null'
-files="lib/modules/$kver/extra/eventboost.ko usr/lib/libeventboost.so.0.1.0 usr/lib/libeventboost.so.1
-usr/lib/libeventboost.so usr/lib/libeventboost.a usr/lib/pkgconfig/eventboost.pc usr/include/eventboost.h
-usr/include/linux/eventboost.h usr/bin/ebctl lib/udev/rules.d/60-eventboost.rules
+# PREFIX=/usr on Debian: the library goes to the multiarch directory.
+ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+L=usr/lib/$ma
+files="lib/modules/$kver/extra/eventboost.ko $L/libeventboost.so.1.1.0 $L/libeventboost.so.1
+$L/libeventboost.so $L/libeventboost.a $L/pkgconfig/eventboost.pc usr/include/eventboost.h
+usr/include/eventboost/linux/eventboost.h usr/bin/ebctl lib/udev/rules.d/60-eventboost.rules
 usr/sbin/eventboost-select-governor lib/systemd/system/eventboost-governor.service
 usr/share/doc/eventboost/default-eventboost usr/share/doc/eventboost/modprobe-eventboost.conf
 usr/src/eventboost-0.1.0/dkms.conf usr/src/eventboost-0.1.0/Kbuild usr/src/eventboost-0.1.0/governor/eb_main.c
 usr/src/eventboost-0.1.0/uapi/linux/eventboost.h"
 t "every file landed" 'for f in $files; do [ -e "$d/$f" ] || { echo "# missing $f"; exit 1; }; done'
-t "soname is libeventboost.so.1" 'objdump -p "$d/usr/lib/libeventboost.so.0.1.0" | grep -q "SONAME *libeventboost.so.1"'
+t "soname libeventboost.so.1 matches the file libeventboost.so.1.1.0" \
+	'objdump -p "$d/$L/libeventboost.so.1.1.0" | grep -c "SONAME *libeventboost.so.1$" >/dev/null'
+t "nothing under /usr/include/linux (the kernel headers package owns it)" '[ ! -e "$d/usr/include/linux" ]'
+t "ebctl is linked with full RELRO and BIND_NOW" \
+	'readelf -d "$d/usr/bin/ebctl" | grep -c BIND_NOW >/dev/null && readelf -l "$d/usr/bin/ebctl" | grep -c GNU_RELRO >/dev/null'
 cat > "$top/build/destdir-prog.c" <<'C'
 #include <eventboost.h>
+#include <linux/eventboost.h>
 #include <stdio.h>
 int main(void) { struct eb_client *c; int r = eb_open(&c, "/nonexistent"); puts(eb_strerror(r)); return r == -2 ? 0 : 1; }
 C
 t "a program builds from pkg-config and runs" \
-	'PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_LIBDIR="$d/usr/lib/pkgconfig" \
-	 cc -o "$top/build/destdir-prog" "$top/build/destdir-prog.c" $(PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_LIBDIR="$d/usr/lib/pkgconfig" pkg-config --cflags --libs eventboost) &&
-	 LD_LIBRARY_PATH="$d/usr/lib" "$top/build/destdir-prog" | grep -q modprobe'
+	'PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_LIBDIR="$d/$L/pkgconfig" \
+	 cc -o "$top/build/destdir-prog" "$top/build/destdir-prog.c" $(PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_LIBDIR="$d/$L/pkgconfig" pkg-config --cflags --libs eventboost) &&
+	 LD_LIBRARY_PATH="$d/$L" "$top/build/destdir-prog" | grep -q modprobe'
 t "the systemd unit runs the installed selector" \
 	'grep -q "^ExecStart=/usr/sbin/eventboost-select-governor " "$d/lib/systemd/system/eventboost-governor.service"'
 # DKMS builds the installed sources as it would on a kernel upgrade (it signs
@@ -55,6 +63,38 @@ t "select-governor selects where it can and says why not elsewhere" \
 	'EBCTL_CPUFREQ_DIR=$f "$d/usr/sbin/eventboost-select-governor" all >/dev/null 2>"$f/err"; [ $? = 1 ] &&
 	 [ "$(cat "$f/policy0/scaling_governor")" = eventboost ] &&
 	 [ "$(cat "$f/policy1/scaling_governor")" = schedutil ] && grep -q "intel_pstate=passive" "$f/err"'
+# A distribution build: its flags are appended to ours (a define shows it),
+# warnings are not errors, the library and tools install without kernel headers.
+u=$top/build/destdir-user
+rm -rf "$u"
+t "make install with no kernel headers installs the library and tools, and says why not the module" \
+	'make -s -C "$top" install DESTDIR="$u" PREFIX=/usr KVER=0.0-none >/dev/null 2>"$u.err" &&
+	 grep -q "not installing the module" "$u.err" && [ -x "$u/usr/bin/ebctl" ] &&
+	 [ -e "$u/$L/libeventboost.so.1" ] && [ ! -d "$u/lib/modules" ]'
+# dpkg-buildflags' hardening set: stack protector (CFLAGS), fortify
+# (CPPFLAGS), relro/now (LDFLAGS).  Neither of the first two is on by default.
+export DEB_BUILD_MAINT_OPTIONS=hardening=+all
+t "CFLAGS, CPPFLAGS and LDFLAGS (dpkg-buildflags) are honoured, ours kept" \
+	'rm -rf "$top/build/userlib-flags" &&
+	 make -s -C "$top/userlib" OUT="$top/build/userlib-flags" CPPFLAGS="$(dpkg-buildflags --get CPPFLAGS)" \
+	      CFLAGS="$(dpkg-buildflags --get CFLAGS) -frecord-gcc-switches" \
+	      LDFLAGS="$(dpkg-buildflags --get LDFLAGS) -Wl,--build-id=sha1" >/dev/null &&
+	 readelf --dyn-syms -W "$top/build/userlib-flags/ebctl" | grep -c __stack_chk_fail >/dev/null &&
+	 readelf --dyn-syms -W "$top/build/userlib-flags/ebctl" | grep -c __snprintf_chk >/dev/null &&
+	 readelf --dyn-syms -W "$top/build/userlib-flags/libeventboost.so.1.1.0" | grep -c __stack_chk_fail >/dev/null &&
+	 readelf -p .GCC.command.line "$top/build/userlib-flags/ebctl.o" | grep -c -- -std=gnu11 >/dev/null &&
+	 readelf -d "$top/build/userlib-flags/libeventboost.so.1.1.0" | grep -c BIND_NOW >/dev/null'
+t "libeventboost and ebctl build warning-free (WERROR=1, as make check wants)" \
+	'rm -rf "$top/build/userlib-werror" &&
+	 make -s -C "$top/userlib" OUT="$top/build/userlib-werror" WERROR=1 >/dev/null'
+t "no -Werror unless WERROR=1" \
+	'plain=$(make -n -B -C "$top/userlib" OUT="$top/build/userlib-flags") &&
+	 strict=$(make -n -B -C "$top/userlib" OUT="$top/build/userlib-flags" WERROR=1) &&
+	 [[ $plain == *-Wall* && $plain != *-Werror* && $strict == *-Werror* ]]'
+t "LIBDIR=/usr/lib64 puts the library and pkg-config file there" \
+	'rm -rf "$u" && make -s -C "$top" install-user DESTDIR="$u" PREFIX=/usr LIBDIR=/usr/lib64 >/dev/null &&
+	 [ -e "$u/usr/lib64/libeventboost.so.1.1.0" ] && grep -qx "libdir=/usr/lib64" "$u/usr/lib64/pkgconfig/eventboost.pc"'
+rm -rf "$u" "$u.err"
 t "make uninstall and uninstall-dkms remove it all" \
 	'make -s -C "$top" uninstall uninstall-dkms DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null &&
 	[ -z "$(find "$d" -type f -o -type l)" ]'

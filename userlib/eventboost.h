@@ -21,6 +21,7 @@
 extern "C" {
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define EB_DEFAULT_DEVICE "/dev/eventboost"
@@ -54,7 +55,12 @@ int eb_queue_idle(struct eb_client *c);
  * (at most 10 s); 0 ends it. */
 int eb_boost_for(struct eb_client *c, unsigned int usec);
 
-/* The kernel's view of one policy, from eb_stats(). */
+/*
+ * The kernel's view of one policy, from eb_stats().  The structure only
+ * grows: new fields are appended after latency[], and the library writes
+ * only as many bytes as the caller's sizeof (see eb_stats_sized), so a
+ * program built against an older header keeps working with a newer library.
+ */
 struct eb_stats {
 	unsigned int policy_cpu;	/* policyN */
 	int governed;			/* eventboost runs this policy */
@@ -70,8 +76,23 @@ struct eb_stats {
 	uint64_t latency[16];		/* hint->applied: [0] <1us, [k] <2^k us */
 };
 
-/* Counters of the policy of @cpu (any client may read any policy). */
+/* Size of struct eb_stats in libeventboost 0.1.0 (SONAME libeventboost.so.1). */
+#define EB_STATS_SIZE_V1	(offsetof(struct eb_stats, latency) + 16 * sizeof(uint64_t))
+
+/*
+ * Counters of the policy of @cpu (any client may read any policy) into the
+ * first @size bytes of @st: pass sizeof(*st).  Fields this library does not
+ * know of (a caller built against a newer header) are zeroed.  -EINVAL when
+ * @size is below EB_STATS_SIZE_V1.
+ */
+int eb_stats_sized(struct eb_client *c, unsigned int cpu, struct eb_stats *st,
+		   size_t size);
+
+/* eb_stats(c, cpu, &st): the same, with the caller's sizeof(st).  (The
+ * function of that name, kept for binaries built against 0.1.0, fills
+ * EB_STATS_SIZE_V1 bytes.) */
 int eb_stats(struct eb_client *c, unsigned int cpu, struct eb_stats *st);
+#define eb_stats(c, cpu, st) eb_stats_sized((c), (cpu), (st), sizeof(*(st)))
 
 /* Upper bound in microseconds of the @pct (0..100) hint->applied
  * percentile, or -ENODATA when nothing was recorded. */

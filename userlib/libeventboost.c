@@ -108,12 +108,14 @@ int eb_boost_for(struct eb_client *c, unsigned int usec)
 	return eb_ioctl(c, EB_IOC_BOOST_FOR, &b);
 }
 
-int eb_stats(struct eb_client *c, unsigned int cpu, struct eb_stats *st)
+int eb_stats_sized(struct eb_client *c, unsigned int cpu,
+		   struct eb_stats *out, size_t size)
 {
 	struct eb_policy_stats k;
+	struct eb_stats full, *st = &full;
 	int ret;
 
-	if (!st)
+	if (!out || size < EB_STATS_SIZE_V1)
 		return -EINVAL;
 	memset(&k, 0, sizeof(k));
 	k.cpu = cpu;
@@ -144,7 +146,19 @@ int eb_stats(struct eb_client *c, unsigned int cpu, struct eb_stats *st)
 	st->applied = k.applied;
 	for (int i = 0; i < EB_LAT_BUCKETS && i < 16; i++)
 		st->latency[i] = k.latency[i];
+	if (size > sizeof(full)) {
+		memset((char *)out + sizeof(full), 0, size - sizeof(full));
+		size = sizeof(full);
+	}
+	memcpy(out, &full, size);
 	return 0;
+}
+
+/* The 0.1.0 entry point: its callers' struct is EB_STATS_SIZE_V1 bytes. */
+#undef eb_stats
+int eb_stats(struct eb_client *c, unsigned int cpu, struct eb_stats *st)
+{
+	return eb_stats_sized(c, cpu, st, EB_STATS_SIZE_V1);
 }
 
 long eb_latency_percentile_us(const struct eb_stats *st, double pct)
