@@ -352,8 +352,8 @@ static int eb_open(struct inode *inode, struct file *file)
 	if (!c)
 		return -ENOMEM;
 	raw_spin_lock_init(&c->lock);
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
-	c->timer.function = eb_client_timer_fn;
+	eb_hrtimer_setup(&c->timer, eb_client_timer_fn, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_ABS_HARD);
 	c->vote_cpu = -1;
 	c->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
 	c->task = get_task_struct(current);

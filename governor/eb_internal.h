@@ -22,6 +22,7 @@
 #include <linux/workqueue.h>
 
 #include "../uapi/linux/eventboost.h"
+#include "eb_compat.h"
 
 #define EB_DEFAULT_MAX_BOOST_US	100000U		/* 100 ms */
 #define EB_MAX_MAX_BOOST_US	10000000U	/* 10 s */

@@ -304,9 +304,8 @@ int eb_policy_init_state(struct eb_policy *ebp)
 	raw_spin_lock_init(&ebp->lock);
 	mutex_init(&ebp->work_lock);
 	INIT_LIST_HEAD(&ebp->tunables_hook);
-	hrtimer_init(&ebp->budget_timer, CLOCK_MONOTONIC,
-		     HRTIMER_MODE_ABS_HARD);
-	ebp->budget_timer.function = eb_budget_timer_fn;
+	eb_hrtimer_setup(&ebp->budget_timer, eb_budget_timer_fn,
+			 CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	INIT_CSD(&ebp->csd, eb_apply_ipi_async, ebp);
 	INIT_WORK(&ebp->sweep_work, eb_sweep_fn);
 	kthread_init_work(&ebp->work, eb_work_fn);
@@ -315,7 +314,7 @@ int eb_policy_init_state(struct eb_policy *ebp)
 	if (ebp->fast)
 		return 0;
 
-	ebp->worker = kthread_create_worker(0, "eventboost/%u", policy->cpu);
+	ebp->worker = eb_kthread_run_worker(0, "eventboost/%u", policy->cpu);
 	if (IS_ERR(ebp->worker)) {
 		int ret = PTR_ERR(ebp->worker);
 

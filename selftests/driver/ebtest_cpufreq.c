@@ -39,6 +39,7 @@
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
+#include <linux/kernel_stat.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
@@ -56,7 +57,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include <linux/version.h>
+
+#include "eb_compat.h"
 
 #define EBT_MAX_FREQS		16
 #define EBT_RING_SIZE		4096	/* a power of two */
@@ -96,6 +98,17 @@ static unsigned int emulate_period_us = 1000;
 module_param(emulate_period_us, uint, 0444);
 MODULE_PARM_DESC(emulate_period_us,
 		 "Emulation period in microseconds, 100..100000 (default: 1000)");
+
+/*
+ * Under TCG every instruction costs the same, so a slower clock slows
+ * memory-bound work as much as arithmetic; real parts do not.  This share
+ * of busy time is taken as frequency-insensitive (memory stalls) and is
+ * not slowed.  Writable at run time; takes effect at the next period.
+ */
+static unsigned int emulate_fixed_pct;
+module_param(emulate_fixed_pct, uint, 0644);
+MODULE_PARM_DESC(emulate_fixed_pct,
+		 "Share of busy time (percent, 0..100) a slower clock does not slow (default: 0)");
 
 /* One recorded frequency change. */
 struct ebt_change {
@@ -190,7 +203,8 @@ static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 		busy = now - e->ran_from;
 		idle = (idle_us - e->idle_us) * NSEC_PER_USEC;
 		busy = busy > idle ? busy - idle : 0;
-		steal = div_u64(busy * (ebt_max_khz - khz), khz);
+		steal = div_u64(busy * (100 - min(READ_ONCE(emulate_fixed_pct), 100U)) *
+				(ebt_max_khz - khz), (u64)khz * 100);
 		end = now + min(steal, EBT_EMU_MAX_STEAL_PERIODS * period);
 		while (ktime_get_ns() < end)
 			cpu_relax();
@@ -209,8 +223,8 @@ static int ebt_emu_cpu_online(unsigned int cpu)
 {
 	struct ebt_emu *e = this_cpu_ptr(&ebt_emu);
 
-	hrtimer_init(&e->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	e->timer.function = ebt_emu_tick;
+	eb_hrtimer_setup(&e->timer, ebt_emu_tick, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_REL_PINNED_HARD);
 	e->ran_from = 0;
 	hrtimer_start(&e->timer, ns_to_ktime(emulate_period_us * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
@@ -355,7 +369,6 @@ static unsigned int ebt_get(unsigned int cpu)
 static int ebt_cpu_init(struct cpufreq_policy *policy)
 {
 	struct ebt_policy *ep, *pos;
-	int ret;
 
 	ep = kzalloc(sizeof(*ep), GFP_KERNEL);
 	if (!ep)
@@ -373,19 +386,23 @@ static int ebt_cpu_init(struct cpufreq_policy *policy)
 	policy->driver_data = ep;
 	ebt_emu_set(policy->cpus, 0);
 
+#if !EB_CPUFREQ_BOOST_BY_SET_BOOST
 	/*
-	 * As cpufreq-dt does: enabling boost support from ->init(), before the
+	 * As cpufreq-dt did: enabling boost support from ->init(), before the
 	 * core adds the policy's sysfs files, gives the global "boost" file
-	 * (and, on kernels with per-policy boost, the policy's one).
+	 * (and, on kernels with per-policy boost, the policy's one).  Newer
+	 * kernels do it for a driver with ->set_boost (ebt_init()).
 	 */
 	if (ebt_has_boost) {
-		ret = cpufreq_enable_boost_support();
+		int ret = cpufreq_enable_boost_support();
+
 		if (ret) {
 			policy->driver_data = NULL;
 			kfree(ep);
 			return ret;
 		}
 	}
+#endif
 
 	mutex_lock(&ebt_lock);
 	list_for_each_entry(pos, &ebt_policies, node)
@@ -408,12 +425,7 @@ static void ebt_cpu_teardown(struct cpufreq_policy *policy)
 	kfree(ep);
 }
 
-/*
- * ->exit() returns void from 6.11 on.  (The version test spells out the
- * major and patch level because checkpatch rejects LINUX_VERSION_CODE.)
- */
-#if LINUX_VERSION_MAJOR > 6 || \
-	(LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 11)
+#if EB_CPUFREQ_EXIT_VOID
 static void ebt_cpu_exit(struct cpufreq_policy *policy)
 {
 	ebt_cpu_teardown(policy);
@@ -426,11 +438,13 @@ static int ebt_cpu_exit(struct cpufreq_policy *policy)
 }
 #endif
 
+#if !EB_CPUFREQ_BOOST_BY_SET_BOOST
 static struct freq_attr *ebt_boost_attr[] = {
 	&cpufreq_freq_attr_scaling_available_freqs,
 	&cpufreq_freq_attr_scaling_boost_freqs,
 	NULL,
 };
+#endif
 
 /* Not const: flags, ->fast_switch and ->attr follow the parameters. */
 static struct cpufreq_driver ebt_driver = {
@@ -440,7 +454,9 @@ static struct cpufreq_driver ebt_driver = {
 	.get		= ebt_get,
 	.init		= ebt_cpu_init,
 	.exit		= ebt_cpu_exit,
+#if !EB_CPUFREQ_BOOST_BY_SET_BOOST
 	.attr		= cpufreq_generic_attr,
+#endif
 };
 
 /* Copies the recorded changes, oldest first; returns how many. */
@@ -646,8 +662,13 @@ static int __init ebt_init(void)
 		ebt_driver.flags |= CPUFREQ_HAVE_GOVERNOR_PER_POLICY;
 	if (fast_switch)
 		ebt_driver.fast_switch = ebt_fast_switch;
+#if EB_CPUFREQ_BOOST_BY_SET_BOOST
+	if (ebt_has_boost)
+		ebt_driver.set_boost = cpufreq_boost_set_sw;
+#else
 	if (ebt_has_boost)
 		ebt_driver.attr = ebt_boost_attr;
+#endif
 
 	ret = ebt_emu_start();
 	if (ret)
