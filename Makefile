@@ -100,6 +100,8 @@ install-user: userlib
 	install -D -m 0644 userlib/eventboost.h $(INCDIR)/eventboost.h
 	install -D -m 0644 uapi/linux/eventboost.h $(INCDIR)/eventboost/linux/eventboost.h
 	install -D -m 0755 $(OUT)/userlib/ebctl $(BINDIR)/ebctl
+	install -D -m 0644 docs/ebctl.8 $(MANDIR)/man8/ebctl.8
+	install -D -m 0644 packaging/bash-completion/ebctl $(BASHCOMPDIR)/ebctl
 	install -D -m 0644 packaging/60-eventboost.rules $(UDEVDIR)/60-eventboost.rules
 	install -D -m 0755 packaging/eventboost-select-governor $(SBINDIR)/eventboost-select-governor
 	install -d $(UNITDIR)
@@ -117,6 +119,7 @@ uninstall:
 	rm -f $(MODDIR)/eventboost.ko $(DLIBDIR)/libeventboost.so* $(DLIBDIR)/libeventboost.a \
 	      $(DLIBDIR)/pkgconfig/eventboost.pc $(INCDIR)/eventboost.h \
 	      $(INCDIR)/eventboost/linux/eventboost.h $(BINDIR)/ebctl $(UDEVDIR)/60-eventboost.rules \
+	      $(MANDIR)/man8/ebctl.8 $(BASHCOMPDIR)/ebctl \
 	      $(SBINDIR)/eventboost-select-governor $(UNITDIR)/eventboost-governor.service \
 	      $(DOCDIR)/default-eventboost $(DOCDIR)/modprobe-eventboost.conf
 	-rmdir $(INCDIR)/eventboost/linux $(INCDIR)/eventboost $(DOCDIR) 2>/dev/null

@@ -10,7 +10,7 @@ d=$top/build/destdir
 rm -rf "$d"
 TAP_NAME=install
 . "$top/selftests/tap.sh"
-echo "1..16"
+echo "1..18"
 t "make install DESTDIR" 'make -s -C "$top" install DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null'
 t "make install-dkms DESTDIR" 'make -s -C "$top" install-dkms DESTDIR="$d" >/dev/null'
 # PREFIX=/usr on Debian: the library goes to the multiarch directory.
@@ -19,6 +19,7 @@ L=usr/lib/$ma
 files="lib/modules/$kver/extra/eventboost.ko $L/libeventboost.so.1.1.0 $L/libeventboost.so.1
 $L/libeventboost.so $L/libeventboost.a $L/pkgconfig/eventboost.pc usr/include/eventboost.h
 usr/include/eventboost/linux/eventboost.h usr/bin/ebctl lib/udev/rules.d/60-eventboost.rules
+usr/share/man/man8/ebctl.8 usr/share/bash-completion/completions/ebctl
 usr/sbin/eventboost-select-governor lib/systemd/system/eventboost-governor.service
 usr/share/doc/eventboost/default-eventboost usr/share/doc/eventboost/modprobe-eventboost.conf
 usr/src/eventboost-0.1.0/dkms.conf usr/src/eventboost-0.1.0/Kbuild usr/src/eventboost-0.1.0/governor/eb_main.c
@@ -39,6 +40,18 @@ t "a program builds from pkg-config and runs" \
 	'PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_LIBDIR="$d/$L/pkgconfig" \
 	 cc -o "$top/build/destdir-prog" "$top/build/destdir-prog.c" $(PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_LIBDIR="$d/$L/pkgconfig" pkg-config --cflags --libs eventboost) &&
 	 LD_LIBRARY_PATH="$d/$L" "$top/build/destdir-prog" | grep -q modprobe'
+t "the man page renders without groff warnings" \
+	'[ -z "$(groff -man -ww -z "$d/usr/share/man/man8/ebctl.8" 2>&1)" ] &&
+	 man -l "$d/usr/share/man/man8/ebctl.8" 2>/dev/null | grep -c "EXIT STATUS" >/dev/null'
+complete_ebctl() { # words... : what bash would offer for the last one
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ebctl; echo "${COMPREPLY[*]}"' \
+		_ "$d/usr/share/bash-completion/completions/ebctl" "$@"
+}
+t "bash completion: commands, keys, sysfs names, options" \
+	'[ "$(complete_ebctl ebctl s)" = "status set" ] &&
+	 [ "$(complete_ebctl ebctl set bu)" = "budget= budget_pct=" ] &&
+	 [ "$(complete_ebctl ebctl status --w)" = "--watch --watch=" ] &&
+	 [ "$(complete_ebctl ebctl boost --)" = "--for --cpu --help" ]'
 t "the systemd unit runs the installed selector" \
 	'grep -q "^ExecStart=/usr/sbin/eventboost-select-governor " "$d/lib/systemd/system/eventboost-governor.service"'
 # DKMS builds the installed sources as it would on a kernel upgrade (it signs

@@ -21,7 +21,7 @@ nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 all_gov performance
 all_gov eventboost
-echo "1..17"
+echo "1..24"
 t "status shows each policy on eventboost" \
 	'$E status > /tmp/st.txt && grep -q "policy0" /tmp/st.txt && grep -q "policy1" /tmp/st.txt && grep -q eventboost /tmp/st.txt'
 t "status --json is valid JSON with the policies" \
@@ -39,8 +39,27 @@ t "set with an unknown key exits 2" '$E set turbo=1 2>/dev/null; [ $? = 2 ]'
 t "set out of range exits 2" '$E set boost=9GHz 2>/dev/null; [ $? = 2 ] && [ "$(cat $CF/policy0/eventboost/boost_freq)" = 4000000 ]'
 $E set max-boost=1s budget=100% >/dev/null
 t "boost --for 1s --cpu 1 boosts policy1 only, then ends" \
-	'$E boost --for 1s --cpu 1 >/tmp/boost.txt & pid=$!; wait_cur 1 4000000 && [ "$(cur 0)" = 2600000 ] && wait $pid && wait_cur 1 2600000'
+	'$E boost --for 1s --cpu 1 >/tmp/boost.txt 2>/tmp/boost.err & pid=$!; wait_cur 1 4000000 && [ "$(cur 0)" = 2600000 ] && wait $pid && wait_cur 1 2600000'
 t "boost prints what it did" 'grep -q "policy1" /tmp/boost.txt'
+t "boost --for 1s within the watchdog: no note" '! grep -q watchdog /tmp/boost.err 2>/dev/null'
+$E set max-boost=1s --policy 1 >/dev/null
+t "boost --for 3s over a 1 s watchdog says so at once and holds 1 s, not 3" \
+	'$E boost --for 3s --cpu 1 >/tmp/boost.txt 2>/tmp/boost.err & pid=$!; wait_cur 1 4000000 &&
+	 grep -q "watchdog (max_boost_us 1 s)" /tmp/boost.err && grep -q "boosting for 1 s, not 3 s" /tmp/boost.err &&
+	 wd=$($E status --json | python3 -c "import json,sys; print([p for p in json.load(sys.stdin)[\"policies\"] if p[\"policy\"] == 1][0][\"eventboost\"][\"watchdog_ends\"])") &&
+	 wait $pid && grep -q "for 1 s" /tmp/boost.txt && wait_cur 1 2600000 &&
+	 [ "$($E status --json | python3 -c "import json,sys; print([p for p in json.load(sys.stdin)[\"policies\"] if p[\"policy\"] == 1][0][\"eventboost\"][\"watchdog_ends\"])")" = "$wd" ]'
+t "set --policy 0,1 and sysfs names as keys" \
+	'$E set budget_pct=100 max_boost_us=1000000 --policy 0,1 >/dev/null &&
+	 [ "$(cat $CF/policy0/eventboost/max_boost_us)" = 1000000 ] && [ "$(cat $CF/policy1/eventboost/budget_pct)" = 100 ]'
+t "status --watch=100ms --count 3 --json: three JSON lines with a schema version" \
+	'$E status --watch=100ms --count 3 --json >/tmp/watch.json &&
+	 python3 -c "import json,sys; l=open(\"/tmp/watch.json\").read().splitlines(); sys.exit(0 if len(l) == 3 and all(json.loads(x)[\"schema_version\"] == 1 for x in l) else 1)"'
+t "status --watch=100ms --count 2: a header, then one line per policy per report" \
+	'$E status --watch=100ms --count 2 >/tmp/watch.txt && [ "$(wc -l < /tmp/watch.txt)" = 5 ] &&
+	 [ "$(grep -c "^[0-9:]* *policy1 " /tmp/watch.txt)" = 2 ]'
+t "libeventboost ABI: sized stats against the module" \
+	'LD_LIBRARY_PATH=$(dirname $E) $(dirname $E)/test_abi $(dirname $E)/libeventboost.so.1.1.0 /dev/eventboost >/tmp/abi.txt || { sed "s/^/# /" /tmp/abi.txt; false; }'
 t "status counts the timed hint" '$E status --json | grep -q "\"timed\": *[1-9]"'
 t "boost without permission: exit 4 and says which group" \
 	'nobody $E boost --for 10ms 2>/tmp/err.txt; [ $? = 4 ] && grep -q group /tmp/err.txt'
@@ -49,6 +68,7 @@ t "--help and unknown command" '$E --help >/dev/null && { $E frobnicate 2>/dev/n
 all_gov performance
 rmmod eventboost
 t "status without the module says to modprobe" '$E status 2>&1 | grep -q "modprobe eventboost"'
+t "status without the module exits 3" '$E status >/dev/null 2>&1; [ $? = 3 ]'
 insmod "$KO"
 all_gov eventboost
 t "boost without the module loaded earlier left nothing" 'wait_cur 0 2600000 && wait_cur 1 2600000'

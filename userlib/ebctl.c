@@ -2,8 +2,9 @@
 /*
  * ebctl — operator CLI for the eventboost cpufreq governor.
  *
- *   ebctl status [--json]              cpufreq policies and eventboost counters
- *   ebctl set KEY=VALUE... [--policy N] tunables (root)
+ *   ebctl status [--json] [--watch[=INTERVAL] [--count N]]
+ *                                      cpufreq policies and eventboost counters
+ *   ebctl set KEY=VALUE... [--policy LIST] tunables (root)
  *   ebctl boost --for DURATION [--cpu N] a timed boost of this process's core
  *
  * The cpufreq side comes from sysfs, the eventboost side from libeventboost
@@ -41,6 +42,11 @@
 /* Sanity limit of `boost --for`: the watchdog (<= 10 s) cuts any hold
  * anyway, so a longer run is almost certainly a typo. */
 #define BOOST_MAX_TOTAL_US	(24ULL * 3600 * 1000000)
+/* Version of `status --json`'s layout: raised when a key changes meaning or
+ * goes away (new keys may appear in any version). */
+#define JSON_SCHEMA_VERSION	1
+/* `status --watch` without an interval. */
+#define WATCH_DEFAULT_US	1000000ULL
 
 enum {
 	RC_OK = 0,
@@ -49,6 +55,9 @@ enum {
 	RC_NOTREADY = 3,	/* module not loaded or no cpufreq */
 	RC_PERM = 4,		/* permission denied */
 };
+
+static uint64_t now_us(void);
+static void sleep_until_us(uint64_t t);
 
 /* cpufreq's sysfs directory; EBCTL_CPUFREQ_DIR overrides it for tests. */
 static const char *cpufreq_dir = DEFAULT_CPUFREQ_DIR;
@@ -62,8 +71,9 @@ static const char main_usage[] =
 "Operate the eventboost cpufreq governor and its hint device /dev/eventboost.\n"
 "\n"
 "Commands:\n"
-"  status [--json]                  cpufreq policies and eventboost counters\n"
-"  set KEY=VALUE... [--policy N]    change eventboost tunables (root)\n"
+"  status [--json] [--watch[=INTERVAL] [--count N]]\n"
+"                                   cpufreq policies and eventboost counters\n"
+"  set KEY=VALUE... [--policy LIST] change eventboost tunables (root)\n"
 "  boost --for DURATION [--cpu N]   boost this process's core for a while\n"
 "\n"
 "Run 'ebctl <command> --help' for details.\n"
@@ -81,7 +91,7 @@ static const char main_usage[] =
 "                      (default " DEFAULT_CPUFREQ_DIR ")\n";
 
 static const char status_usage[] =
-"Usage: ebctl status [--json]\n"
+"Usage: ebctl status [--json] [--watch[=INTERVAL] [--count N]]\n"
 "\n"
 "For every cpufreq policy: its CPUs, driver, governor and current frequency;\n"
 "for policies run by eventboost also base/boost frequency, path (fast switch\n"
@@ -89,17 +99,26 @@ static const char status_usage[] =
 "by reason, boosts, watchdog and budget ends, refused hints, the limits and\n"
 "the hint->applied latency (p50/p99, upper bounds).\n"
 "\n"
-"  --json   one JSON object {\"module_loaded\": bool, \"policies\": [...]},\n"
-"           values in base units (khz, us, ns, counts)\n"
+"  --json             one JSON object on one line: {\"schema_version\": 1,\n"
+"                     \"module_loaded\": bool, \"policies\": [...], ...},\n"
+"                     values in base units (khz, us, ns, counts)\n"
+"  --watch[=INTERVAL] print again every INTERVAL (default 1s; 1s, 500ms...)\n"
+"                     with the boosts, hints and boosted time of the\n"
+"                     interval; with --json one object per line\n"
+"  --count N          with --watch: stop after N reports (default: never)\n"
 "\n"
-"Without the eventboost module the cpufreq part is still shown (exit 0).\n"
-"Exit status: 0 ok, 1 failure, 2 usage, 3 no cpufreq driver active,\n"
-"4 no permission on /dev/eventboost (the cpufreq part is still shown).\n";
+"Without the eventboost module the cpufreq part is still shown, and the\n"
+"exit status is 3.  Without any cpufreq policy it says why (a VM or a\n"
+"cloud instance whose hypervisor owns the clock, no driver loaded...).\n"
+"Exit status: 0 ok, 1 failure, 2 usage, 3 module not loaded or no cpufreq\n"
+"driver active, 4 no permission on /dev/eventboost (the cpufreq part is\n"
+"still shown).\n";
 
 static const char set_usage[] =
-"Usage: ebctl set KEY=VALUE... [--policy N]\n"
+"Usage: ebctl set KEY=VALUE... [--policy LIST]\n"
 "\n"
-"Keys (all pairs are checked before anything is written):\n"
+"Keys (all pairs are checked before anything is written; the tunable's\n"
+"file name in parentheses is accepted as a key too):\n"
 "  base=FREQ        frequency without a vote     (base_freq)\n"
 "  boost=FREQ       frequency while boosted      (boost_freq)\n"
 "  max-boost=TIME   watchdog, 1us .. 10s         (max_boost_us)\n"
@@ -110,8 +129,10 @@ static const char set_usage[] =
 "  TIME: 1s, 50ms, 1.5ms, 100us, 100 (bare = us)\n"
 "  PCT:  30% or 30\n"
 "\n"
-"  --policy N   only policyN (default: every policy whose governor is\n"
-"               eventboost); with global tunables every such policy changes\n"
+"  --policy LIST  only these policies, as cpupower -c takes CPUs: 2,3 or\n"
+"                 0-3 or 0-1,4 or all (default: every policy whose governor\n"
+"                 is eventboost); with global tunables every such policy\n"
+"                 changes\n"
 "\n"
 "Exit status: 0 ok, 1 failure, 2 invalid key or value (also when the kernel\n"
 "refuses it), 3 module not loaded or no cpufreq, 4 not root.\n";
@@ -122,9 +143,11 @@ static const char boost_usage[] =
 "Hold a timed boost of the core this process runs on, then release it.\n"
 "\n"
 "  --for DURATION   1.5h, 2min, 1s, 50ms, 1.5ms, 100us, 100 (bare = us),\n"
-"                   at most 24h.  Over 10s it is re-issued every second.\n"
-"                   The policy's watchdog (max_boost_us) and budget may\n"
-"                   end it sooner (ebctl then prints a note).\n"
+"                   at most 24h.  The policy's watchdog (max_boost_us, 100ms\n"
+"                   by default) ends any vote held longer: ebctl says so at\n"
+"                   once, holds the boost as long as the watchdog allows and\n"
+"                   exits then (raise it: ebctl set max-boost=2s).  The\n"
+"                   budget (budget_pct) may end it sooner too.\n"
 "  --cpu N          run on CPU N first, so that CPU's policy is boosted\n"
 "\n"
 "Exit status: 0 ok, 1 failure (e.g. budget spent, policy not run by\n"
@@ -400,10 +423,42 @@ static int list_policies(struct policy **out, size_t *n)
 	return 0;
 }
 
+/* Does /proc/cpuinfo carry the "hypervisor" flag (x86 guests)? */
+static bool under_hypervisor(void)
+{
+	const char *path = getenv("EBCTL_CPUINFO");
+	char line[4096];
+	bool found = false;
+	FILE *f;
+
+	f = fopen(path && *path ? path : "/proc/cpuinfo", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5) && strstr(line, " hypervisor"))
+			found = true;
+	fclose(f);
+	return found;
+}
+
+/* Why there is no cpufreq policy: one sentence, for humans and JSON. */
+static const char *no_cpufreq_reason(void)
+{
+	if (under_hypervisor())
+		return "this is a virtual machine: its hypervisor owns the CPU "
+		       "clock and exposes no P-states, so no governor can "
+		       "choose a frequency here (eventboost needs bare metal, "
+		       "or an instance type that exposes P-states)";
+	return "no cpufreq driver is loaded: check that the firmware enables "
+	       "P-states (SpeedStep/Cool'n'Quiet/CPPC) and that a driver "
+	       "such as acpi_cpufreq, intel_pstate or amd_pstate is loaded "
+	       "(dmesg | grep -i cpufreq)";
+}
+
 static void no_cpufreq_message(void)
 {
-	fprintf(stderr, "ebctl: no cpufreq driver is active (no policy in %s)\n",
-		cpufreq_dir);
+	fprintf(stderr, "ebctl: no cpufreq policy in %s: %s\n", cpufreq_dir,
+		no_cpufreq_reason());
 }
 
 /* -------------------------------------------------------- JSON writer */
@@ -566,6 +621,8 @@ static void print_json(const struct policy *v, size_t n, int open_err)
 	size_t i;
 
 	jw_open(&w, NULL, '{');
+	jw_u64(&w, "schema_version", JSON_SCHEMA_VERSION);
+	jw_str(&w, "cpufreq_error", n ? NULL : no_cpufreq_reason());
 	jw_bool(&w, "module_loaded", !err_not_loaded(open_err));
 	jw_str(&w, "module_error", open_err ? eb_strerror(open_err) : NULL);
 	jw_open(&w, "policies", '[');
@@ -709,38 +766,82 @@ static int status_rc(size_t n, int open_err, int stats_rc, bool json)
 		if (json)	/* stdout must stay pure JSON */
 			fprintf(stderr, "eventboost module not loaded: run "
 				"'sudo modprobe eventboost'\n");
-		return stats_rc;
+		return RC_NOTREADY;
 	}
 	if (open_err)
 		return report_eb_err(open_err);
 	return stats_rc;
 }
 
-static int cmd_status(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct eb_client *c = NULL;
-	int ch, err, open_err, stats_rc = RC_OK;
-	struct policy *v;
-	bool json = false;
-	size_t n;
+/* One line per policy for `status --watch`: what changed in the interval. */
+struct watch_prev {
+	unsigned int id;
+	struct eb_stats st;
+};
 
-	while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (ch == 'j')
-			json = true;
-		else if (ch == 'h')
-			return show_help(status_usage);
-		else
-			return bad_option("status ", ch, argv);
+static const struct eb_stats *watch_find(const struct watch_prev *w,
+					 size_t n, unsigned int id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (w[i].id == id)
+			return &w[i].st;
+	return NULL;
+}
+
+static void watch_header(void)
+{
+	printf("%-8s %-9s %-10s %-7s %7s %23s %9s %9s\n", "time", "policy",
+	       "cur", "state", "boosts", "hints gc/queue/timed", "boosted",
+	       "wd/budget");
+}
+
+static void watch_line(const struct policy *p, const struct eb_stats *old)
+{
+	char t[16], cur[32], share[32], hints[64];
+	const struct eb_stats *st = &p->st;
+	struct tm tm;
+	time_t now = time(NULL);
+
+	localtime_r(&now, &tm);
+	strftime(t, sizeof(t), "%H:%M:%S", &tm);
+	strcpy(cur, "-");
+	if (p->cur_khz)
+		ebp_format_freq(p->cur_khz, cur, sizeof(cur));
+	printf("%-8s policy%-3u %-10s ", t, p->id, cur);
+	if (!p->has_stats) {
+		printf("%s\n", *p->governor ? p->governor : "-");
+		return;
 	}
-	if (optind < argc) {
-		usage_error("status ", "unexpected argument '%s'", argv[optind]);
-		return RC_USAGE;
+	/* The first report, or a policy new since the last: totals. */
+	if (!old || st->boosts < old->boosts || st->governed_ns < old->governed_ns) {
+		static const struct eb_stats zero;
+
+		old = &zero;
 	}
+	snprintf(hints, sizeof(hints), "+%llu/+%llu/+%llu",
+		 (unsigned long long)(st->hints_gc - old->hints_gc),
+		 (unsigned long long)(st->hints_queue - old->hints_queue),
+		 (unsigned long long)(st->hints_timed - old->hints_timed));
+	ebp_format_share(st->boosted_ns - old->boosted_ns,
+			 st->governed_ns - old->governed_ns, share, sizeof(share));
+	printf("%-7s %7s%llu %23s %9s %4llu/%llu\n",
+	       st->budget_spent ? "spent" : st->boosted ? "boosted" : "base", "+",
+	       (unsigned long long)(st->boosts - old->boosts), hints, share,
+	       (unsigned long long)(st->watchdog_ends - old->watchdog_ends),
+	       (unsigned long long)(st->budget_ends - old->budget_ends));
+}
+
+/* One report: read sysfs and the counters, print, keep the counters. */
+static int status_once(bool json, bool watch, struct watch_prev **prev,
+		       size_t *nprev)
+{
+	struct eb_client *c = NULL;
+	int err, open_err, stats_rc = RC_OK, rc;
+	struct watch_prev *w;
+	struct policy *v;
+	size_t i, n;
 
 	err = list_policies(&v, &n);
 	if (err) {
@@ -754,11 +855,95 @@ static int cmd_status(int argc, char **argv)
 	}
 	if (json)
 		print_json(v, n, open_err);
-	else
+	else if (!watch)
 		print_human(v, n, open_err);
+	else
+		for (i = 0; i < n; i++)
+			watch_line(&v[i], watch_find(*prev, *nprev, v[i].id));
 	fflush(stdout);		/* the report comes before the complaint */
+	rc = status_rc(n, open_err, stats_rc, json);
+	if (watch && rc == RC_OK) {
+		w = realloc(*prev, (n ? n : 1) * sizeof(*w));
+		if (w) {
+			for (i = 0; i < n; i++) {
+				w[i].id = v[i].id;
+				w[i].st = v[i].st;
+			}
+			*prev = w;
+			*nprev = n;
+		}
+	}
 	free_policies(v, n);
-	return status_rc(n, open_err, stats_rc, json);
+	return rc;
+}
+
+static int cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "watch", optional_argument, NULL, 'w' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long long interval = WATCH_DEFAULT_US;
+	unsigned int count = 0, done;
+	struct watch_prev *prev = NULL;
+	bool json = false, watch = false, have_count = false;
+	size_t nprev = 0;
+	uint64_t next;
+	int ch, rc;
+
+	while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (ch == 'j') {
+			json = true;
+		} else if (ch == 'w') {
+			watch = true;
+			if (optarg && (ebp_parse_duration_us(optarg, &interval) ||
+				       interval < 1000 ||
+				       interval > BOOST_MAX_TOTAL_US)) {
+				usage_error("status ", "--watch: invalid interval "
+					    "'%s' (1s, 500ms, 2min; at least 1ms)",
+					    optarg);
+				return RC_USAGE;
+			}
+		} else if (ch == 'n') {
+			if (ebp_parse_uint(optarg, &count) || !count) {
+				usage_error("status ", "--count: expected a number "
+					    "of reports >= 1, got '%s'", optarg);
+				return RC_USAGE;
+			}
+			have_count = true;
+		} else if (ch == 'h') {
+			return show_help(status_usage);
+		} else {
+			return bad_option("status ", ch, argv);
+		}
+	}
+	if (optind < argc) {
+		usage_error("status ", "unexpected argument '%s'", argv[optind]);
+		return RC_USAGE;
+	}
+	if (have_count && !watch) {
+		usage_error("status ", "--count goes with --watch");
+		return RC_USAGE;
+	}
+	if (!watch)
+		return status_once(json, false, &prev, &nprev);
+
+	if (!json)
+		watch_header();
+	next = now_us();
+	for (done = 0;;) {
+		rc = status_once(json, true, &prev, &nprev);
+		/* A watch ends on anything but a good report. */
+		if (rc != RC_OK || (have_count && ++done >= count))
+			break;
+		next += interval;
+		sleep_until_us(next);
+	}
+	free(prev);
+	return rc;
 }
 
 /* ----------------------------------------------------------------- set */
@@ -883,15 +1068,46 @@ static int not_governed(const struct policy *p, bool some)
 	return RC_FAIL;
 }
 
-/* Mark the policies to change: policy @id, or every eventboost one. */
-static int select_policies(const struct policy *v, size_t n, bool have_id,
-			   unsigned int id, bool *sel)
+/* Policies named by --policy: a list, or all of them. */
+#define MAX_POLICY_IDS	1024
+
+struct policy_sel {
+	bool given;		/* --policy was given */
+	bool all;		/* --policy all */
+	unsigned int ids[MAX_POLICY_IDS];
+	size_t n;
+};
+
+static bool sel_has(const struct policy_sel *ps, unsigned int id)
 {
-	bool any = false;
 	size_t i;
 
+	if (ps->all)
+		return true;
+	for (i = 0; i < ps->n; i++)
+		if (ps->ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Mark the policies to change: those of --policy, or every eventboost one. */
+static int select_policies(const struct policy *v, size_t n,
+			   const struct policy_sel *ps, bool *sel)
+{
+	bool any = false;
+	size_t i, j;
+
+	for (j = 0; j < ps->n; j++) {
+		for (i = 0; i < n && v[i].id != ps->ids[j]; i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "ebctl: set: no policy%u in %s\n",
+				ps->ids[j], cpufreq_dir);
+			return RC_USAGE;
+		}
+	}
 	for (i = 0; i < n; i++) {
-		sel[i] = have_id ? v[i].id == id : policy_is_eb(&v[i]);
+		sel[i] = ps->given ? sel_has(ps, v[i].id) : policy_is_eb(&v[i]);
 		if (!sel[i])
 			continue;
 		if (!policy_is_eb(&v[i]))
@@ -900,11 +1116,6 @@ static int select_policies(const struct policy *v, size_t n, bool have_id,
 	}
 	if (any)
 		return RC_OK;
-	if (have_id) {
-		fprintf(stderr, "ebctl: set: no policy%u in %s\n", id,
-			cpufreq_dir);
-		return RC_USAGE;
-	}
 	return not_governed(&v[0], false);
 }
 
@@ -1072,9 +1283,9 @@ static int cmd_set(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct assignment as[MAX_ASSIGN];
-	bool have_id = false, *sel;
-	unsigned int id = 0;
+	static struct policy_sel ps;
 	struct policy *v;
+	bool *sel;
 	size_t nas = 0, n;
 	int ch, rc;
 
@@ -1083,12 +1294,13 @@ static int cmd_set(int argc, char **argv)
 			return show_help(set_usage);
 		if (ch != 'p')
 			return bad_option("set ", ch, argv);
-		if (ebp_parse_uint(optarg, &id)) {
-			usage_error("set ", "--policy: expected a policy number "
-				    "N (policyN), got '%s'", optarg);
+		if (ebp_parse_policy_list(optarg, ps.ids, MAX_POLICY_IDS,
+					  &ps.n, &ps.all)) {
+			usage_error("set ", "--policy: expected policy numbers "
+				    "(2 or 2,3 or 0-3 or all), got '%s'", optarg);
 			return RC_USAGE;
 		}
-		have_id = true;
+		ps.given = true;
 	}
 	for (; optind < argc; optind++) {
 		if (nas == MAX_ASSIGN) {
@@ -1114,7 +1326,7 @@ static int cmd_set(int argc, char **argv)
 		return RC_NOTREADY;
 	}
 	sel = calloc(n, sizeof(*sel));
-	rc = sel ? select_policies(v, n, have_id, id, sel) : RC_FAIL;
+	rc = sel ? select_policies(v, n, &ps, sel) : RC_FAIL;
 	if (rc == RC_OK)
 		rc = validate_set(v, n, sel, as, nas);
 	if (rc == RC_OK)
@@ -1235,10 +1447,48 @@ static void boost_notes(const struct eb_stats *before,
 			"budget was spent\n", refused);
 }
 
+/*
+ * What the policy's limits let a boost of @us be, said before it starts:
+ * the watchdog ends a vote held longer than max_boost_us (re-issuing it
+ * would defeat the operator's limit), so hold only that long; the budget
+ * may end it sooner.  Returns the time to hold, in us.
+ */
+static unsigned long long boost_limits(const struct eb_stats *st,
+				       unsigned long long us)
+{
+	unsigned long long hold = us, budget_us;
+	char want[32], wd[32], b[32];
+
+	ebp_format_duration_ns(us * 1000, want, sizeof(want));
+	if (st->max_boost_us && us > st->max_boost_us) {
+		hold = st->max_boost_us;
+		ebp_format_duration_ns(hold * 1000, wd, sizeof(wd));
+		fprintf(stderr, "ebctl: boost: policy%u's watchdog (max_boost_us "
+			"%s) ends any boost held longer: boosting for %s, not "
+			"%s.", st->policy_cpu, wd, wd, want);
+		if (us <= BOOST_FOR_MAX_US)
+			fprintf(stderr, " To hold %s: sudo ebctl set max-boost=%s "
+				"--policy %u\n", want, want, st->policy_cpu);
+		else
+			fputs(" (max-boost is at most 10 s)\n", stderr);
+	}
+	budget_us = (unsigned long long)st->budget_pct * 10000;	/* of 1 s */
+	if (st->budget_pct && st->budget_pct < 100 && hold > budget_us) {
+		ebp_format_duration_ns(budget_us * 1000, b, sizeof(b));
+		fprintf(stderr, "ebctl: boost: policy%u's budget (budget_pct %u%%) "
+			"allows at most %s boosted in each 1 s window: the boost "
+			"may end sooner (raise it: sudo ebctl set budget=...)\n",
+			st->policy_cpu, st->budget_pct, b);
+	}
+	fflush(stderr);
+	return hold;
+}
+
 /* Boost the policy of the CPU we run on for @us, then report. */
 static int run_boost(struct eb_client *c, unsigned long long us)
 {
 	struct eb_stats before, after;
+	unsigned long long hold;
 	unsigned int refused = 0;
 	char f[32], d[32];
 	uint64_t deadline;
@@ -1258,18 +1508,19 @@ static int run_boost(struct eb_client *c, unsigned long long us)
 		print_select_hint(stderr, before.policy_cpu);
 		return RC_FAIL;
 	}
-	deadline = now_us() + us;
-	err = eb_boost_for(c, boost_chunk(us));
+	hold = boost_limits(&before, us);
+	deadline = now_us() + hold;
+	err = eb_boost_for(c, boost_chunk(hold));
 	if (err)
 		return report_eb_err(err);
 	ebp_format_freq(before.boost_khz, f, sizeof(f));
-	ebp_format_duration_ns(us * 1000, d, sizeof(d));
+	ebp_format_duration_ns(hold * 1000, d, sizeof(d));
 	printf("boosted policy%u (cpu %d) to %s for %s\n", before.policy_cpu,
 	       cpu, f, d);
 	fflush(stdout);		/* visible while we hold it */
 
 	/* Killed meanwhile?  The kernel undoes the boost when the fd closes. */
-	err = hold_until(c, deadline, us > BOOST_FOR_MAX_US, &refused);
+	err = hold_until(c, deadline, hold > BOOST_FOR_MAX_US, &refused);
 	if (err)
 		return report_eb_err(err);
 	if (!eb_stats(c, before.policy_cpu, &after))
@@ -1363,8 +1614,8 @@ static int run(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "ebctl: unknown command '%s'\n\n", argv[1]);
-	fputs(main_usage, stderr);
+	fprintf(stderr, "ebctl: unknown command '%s' (commands: status, set, "
+		"boost)\nTry 'ebctl --help'.\n", argv[1]);
 	return RC_USAGE;
 }
 

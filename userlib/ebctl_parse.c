@@ -275,6 +275,33 @@ int ebp_parse_cpulist(const char *s, unsigned int *cpus, size_t max,
 	return 0;
 }
 
+int ebp_parse_policy_list(const char *s, unsigned int *ids, size_t max,
+			  size_t *n, bool *all)
+{
+	size_t count;
+	int err;
+
+	if (!s || !n || !all)
+		return -EINVAL;
+	if (!strcmp(s, "all")) {
+		*all = true;
+		*n = 0;
+		return 0;
+	}
+	if (!*s || strspn(s, "0123456789,-") != strlen(s))
+		return -EINVAL;
+	err = ebp_parse_cpulist(s, ids, max, &count);
+	if (err)
+		return err;
+	if (!count)
+		return -EINVAL;
+	if (count > max)
+		return -E2BIG;
+	*all = false;
+	*n = count;
+	return 0;
+}
+
 #define FREQ_FORMS "2.6GHz, 2600MHz, 2600000kHz, 2600000 (kHz), " \
 		   "0 or default; within the policy's hardware range"
 
@@ -297,7 +324,8 @@ const struct ebp_key *ebp_find_key(const char *name)
 	size_t i;
 
 	for (i = 0; name && i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(name, keys[i].name))
+		if (!strcmp(name, keys[i].name) ||
+		    !strcmp(name, keys[i].file))
 			return &keys[i];
 	return NULL;
 }

@@ -13,6 +13,7 @@
 #ifndef EBCTL_PARSE_H
 #define EBCTL_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,14 @@ int ebp_parse_policy_name(const char *name, unsigned int *id);
 int ebp_parse_cpulist(const char *s, unsigned int *cpus, size_t max,
 		      size_t *n);
 
+/*
+ * Policy numbers as cpupower -c takes CPUs: "2,3", "0-3", "0-1,4", or
+ * "all" (*all set, *n 0).  Junk, an empty list and blanks are -EINVAL; more
+ * than @max numbers -E2BIG.
+ */
+int ebp_parse_policy_list(const char *s, unsigned int *ids, size_t max,
+			  size_t *n, bool *all);
+
 /* The tunables `ebctl set` knows. */
 enum ebp_kind { EBP_FREQ, EBP_DURATION, EBP_PCT };
 
@@ -66,7 +75,7 @@ struct ebp_key {
 	const char *forms;	/* accepted forms, for error messages */
 };
 
-/* The key called @name, or NULL. */
+/* The key called @name ("base") or its file ("base_freq"), or NULL. */
 const struct ebp_key *ebp_find_key(const char *name);
 
 /* All keys, for help texts; *n gets the count. */

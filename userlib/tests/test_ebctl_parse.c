@@ -8,6 +8,7 @@
  * Exit status: 0 when every test passed, 1 otherwise.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -245,8 +246,46 @@ static void test_settings(void)
 	       "setting budget=30% writes 30");
 	report(k && ebp_parse_setting(k, "0", &v) == -EINVAL,
 	       "setting budget=0 is rejected");
-	report(!ebp_find_key("base_freq") && !ebp_find_key("") &&
+	report(!ebp_find_key("base_fre") && !ebp_find_key("") &&
 	       !ebp_find_key("Base"), "unknown keys are not found");
+	/* The tunables' own file names, as in sysfs and the README. */
+	report(ebp_find_key("base_freq") == ebp_find_key("base") &&
+	       ebp_find_key("boost_freq") == ebp_find_key("boost") &&
+	       ebp_find_key("max_boost_us") == ebp_find_key("max-boost") &&
+	       ebp_find_key("budget_pct") == ebp_find_key("budget") &&
+	       ebp_find_key("base"), "sysfs names are keys too");
+	k = ebp_find_key("max_boost_us");
+	report(k && !ebp_parse_setting(k, "50000", &v) && v == 50000,
+	       "setting max_boost_us=50000 is in us");
+	k = ebp_find_key("budget_pct");
+	report(k && !ebp_parse_setting(k, "30", &v) && v == 30,
+	       "setting budget_pct=30");
+}
+
+static void test_policy_list(void)
+{
+	unsigned int ids[8];
+	size_t n = 0;
+	bool all = false;
+
+	report(!ebp_parse_policy_list("all", ids, 8, &n, &all) && all,
+	       "policy list \"all\"");
+	report(!ebp_parse_policy_list("2,3", ids, 8, &n, &all) && !all &&
+	       n == 2 && ids[0] == 2 && ids[1] == 3, "policy list \"2,3\"");
+	report(!ebp_parse_policy_list("0-3", ids, 8, &n, &all) && !all &&
+	       n == 4 && ids[3] == 3, "policy list \"0-3\"");
+	report(!ebp_parse_policy_list("1", ids, 8, &n, &all) && n == 1 &&
+	       ids[0] == 1, "policy list \"1\"");
+	report(!ebp_parse_policy_list("0-1,4", ids, 8, &n, &all) && n == 3 &&
+	       ids[2] == 4, "policy list \"0-1,4\"");
+	report(ebp_parse_policy_list("", ids, 8, &n, &all) == -EINVAL &&
+	       ebp_parse_policy_list(",", ids, 8, &n, &all) == -EINVAL &&
+	       ebp_parse_policy_list("1,x", ids, 8, &n, &all) == -EINVAL &&
+	       ebp_parse_policy_list("policy1", ids, 8, &n, &all) == -EINVAL &&
+	       ebp_parse_policy_list("3-1", ids, 8, &n, &all) == -EINVAL,
+	       "policy list junk is rejected");
+	report(ebp_parse_policy_list("0-99", ids, 8, &n, &all) == -E2BIG,
+	       "policy list longer than the buffer is refused");
 }
 
 static void test_cpulist(void)
@@ -319,6 +358,7 @@ int main(void)
 	test_assignment();
 	test_settings();
 	test_cpulist();
+	test_policy_list();
 	test_misc();
 	printf("1..%d\n", n_run);
 	if (n_failed)

@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# ebctl on the host, against fake cpufreq trees (EBCTL_CPUFREQ_DIR) and no
+# hint device: exit codes, messages, --policy lists, sysfs key names, JSON.
+# What needs the module is in selftests/ebctl_test.sh.  TAP.
+#   test_ebctl_cli.sh EBCTL SCRATCHDIR
+E=$1 D=$2
+TAP_NAME=ebctl-cli
+. "$(dirname "$0")/../../selftests/tap.sh"
+rm -rf "$D" && mkdir -p "$D/empty" "$D/cf"
+export EVENTBOOST_DEVICE=$D/no-device
+# Two policies run by eventboost with per-policy tunables, one by schedutil.
+for i in 0 1 2; do
+	p=$D/cf/policy$i
+	mkdir -p "$p/eventboost"
+	echo "$i" > "$p/affected_cpus"
+	echo eventboost > "$p/scaling_governor"
+	echo "performance schedutil eventboost" > "$p/scaling_available_governors"
+	echo acpi-cpufreq > "$p/scaling_driver"
+	echo 800000 > "$p/cpuinfo_min_freq"
+	echo 4000000 > "$p/cpuinfo_max_freq"
+	echo 2600000 > "$p/scaling_cur_freq"
+	echo 2600000 > "$p/eventboost/base_freq"
+	echo 4000000 > "$p/eventboost/boost_freq"
+	echo 100000 > "$p/eventboost/max_boost_us"
+	echo 100 > "$p/eventboost/budget_pct"
+done
+echo schedutil > "$D/cf/policy2/scaling_governor"
+printf 'processor\t: 0\nflags\t\t: fpu vme hypervisor lahf_lm\n' > "$D/cpuinfo-vm"
+printf 'processor\t: 0\nflags\t\t: fpu vme lahf_lm\n' > "$D/cpuinfo-metal"
+base() { cat "$D/cf/policy$1/eventboost/base_freq"; }
+reset() { for i in 0 1; do echo 2600000 > "$D/cf/policy$i/eventboost/base_freq"; done; }
+cf() { EBCTL_CPUFREQ_DIR=$D/cf "$@"; }
+
+echo "1..16"
+t "status without the module: exit 3, the policies still shown" \
+	'cf $E status >"$D/out" 2>&1; [ $? = 3 ] && grep -q "^policy0:" "$D/out" && grep -q "modprobe eventboost" "$D/out"'
+t "status --json without the module: exit 3, schema_version 1, module_loaded false" \
+	'cf $E status --json >"$D/out" 2>/dev/null; [ $? = 3 ] &&
+	 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d[\"schema_version\"] == 1 and d[\"module_loaded\"] is False and len(d[\"policies\"]) == 3 and d[\"cpufreq_error\"] is None else 1)" "$D/out"'
+t "no cpufreq policy in a VM: exit 3, says the hypervisor owns the clock" \
+	'EBCTL_CPUINFO=$D/cpuinfo-vm EBCTL_CPUFREQ_DIR=$D/empty $E status 2>"$D/err"; [ $? = 3 ] &&
+	 grep -q "virtual machine" "$D/err" && grep -q "hypervisor owns" "$D/err"'
+t "no cpufreq policy on bare metal: says to check the firmware and the driver" \
+	'EBCTL_CPUINFO=$D/cpuinfo-metal EBCTL_CPUFREQ_DIR=$D/empty $E status 2>"$D/err"; [ $? = 3 ] &&
+	 grep -q "no cpufreq driver is loaded" "$D/err" && ! grep -q "virtual machine" "$D/err"'
+t "no cpufreq policy, --json: cpufreq_error says why" \
+	'EBCTL_CPUINFO=$D/cpuinfo-vm EBCTL_CPUFREQ_DIR=$D/empty $E status --json 2>/dev/null >"$D/out";
+	 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if \"hypervisor\" in d[\"cpufreq_error\"] and d[\"policies\"] == [] else 1)" "$D/out"'
+t "unknown command: exit 2, one line and a hint, not the usage" \
+	'$E frobnicate 2>"$D/err"; [ $? = 2 ] && [ "$(wc -l < "$D/err")" = 2 ] &&
+	 grep -q "unknown command .frobnicate." "$D/err" && grep -q "ebctl --help" "$D/err"'
+reset
+t "set --policy 0,1 writes both" \
+	'cf $E set base=1.6GHz --policy 0,1 >/dev/null && [ "$(base 0)" = 1600000 ] && [ "$(base 1)" = 1600000 ]'
+reset
+t "set --policy 1 writes policy1 only" \
+	'cf $E set base=1.6GHz --policy 1 >/dev/null && [ "$(base 0)" = 2600000 ] && [ "$(base 1)" = 1600000 ]'
+reset
+t "set --policy 0-1 writes both" \
+	'cf $E set base=2GHz --policy 0-1 >/dev/null && [ "$(base 0)" = 2000000 ] && [ "$(base 1)" = 2000000 ]'
+reset
+t "set --policy all with a policy not on eventboost: exit 1, names it, writes nothing" \
+	'cf $E set base=2GHz --policy all >/dev/null 2>"$D/err"; [ $? = 1 ] && grep -q "policy2 uses governor .schedutil." "$D/err" &&
+	 [ "$(base 0)" = 2600000 ]'
+t "set --policy 0,7: no policy7, exit 2, writes nothing" \
+	'cf $E set base=2GHz --policy 0,7 2>"$D/err"; [ $? = 2 ] && grep -q "no policy7" "$D/err" && [ "$(base 0)" = 2600000 ]'
+t "set --policy junk: exit 2" 'cf $E set base=2GHz --policy 1,x 2>/dev/null; [ $? = 2 ]'
+reset
+t "sysfs names as keys: budget_pct=30 max_boost_us=50000 base_freq=1600000" \
+	'cf $E set budget_pct=30 max_boost_us=50000 base_freq=1600000 --policy 0 >/dev/null &&
+	 [ "$(cat "$D/cf/policy0/eventboost/budget_pct")" = 30 ] &&
+	 [ "$(cat "$D/cf/policy0/eventboost/max_boost_us")" = 50000 ] && [ "$(base 0)" = 1600000 ]'
+t "a key and its sysfs name together are the same key twice: exit 2" \
+	'cf $E set base=2GHz base_freq=2GHz 2>"$D/err"; [ $? = 2 ] && grep -q twice "$D/err"'
+t "status --watch stops at the first report that is not good (no module)" \
+	'cf $E status --watch=10ms --count 3 --json >"$D/out" 2>/dev/null; [ $? = 3 ] && [ "$(wc -l < "$D/out")" = 1 ]'
+t "status --count without --watch, and a bad interval: exit 2" \
+	'cf $E status --count 2 2>/dev/null; a=$?; cf $E status --watch=0 2>/dev/null; b=$?; [ $a = 2 ] && [ $b = 2 ]'
+exit $rc
