@@ -13,9 +13,12 @@
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
 //   gc=1:     a full GC first (hooks off), so that every run starts from
-//             the same heap state and meets the next major GC at the same
-//             point: otherwise it lands in a run or not by chance, and
-//             decides that run's tail
+//             the same heap state (an ablation only: the headline runs
+//             without it, as a real service does)
+//   GET http://127.0.0.1:CONTROL_PORT/stats: the hints this process tried
+//        to send since it started, all sessions summed ({hints, gc,
+//        queue, oracle}): the driver checks that runs which must see no
+//        hints saw none
 // node -r ./control.js service.js
 const http = require('node:http');
 const v8 = require('node:v8');
@@ -33,19 +36,66 @@ const tail = new RegExp(process.env.ORACLE_URLS || '^/(heavy|posts)$');
 let oracle = false;
 let inflight = 0; // tail requests begun and not yet closed
 
-// The oracle holds one boost while any tail request is in flight: a
-// request closing must not end the boost of the next one, already running.
+// The oracle holds one vote while any tail request is in flight, however
+// long it stalls: a request closing must not end the vote of the next one,
+// already running.  The package has no untimed vote, so the vote is the
+// longest timed one (10 s, as long as the experiment's watchdog allows),
+// renewed every second while a tail request is in flight: it cannot lapse
+// during a stall (a timed 200 ms vote lapsed in exactly the long GC
+// stalls that make the tail).
+const VOTE_US = 10000000;
+let renew = null;
+let oracleHints = 0;
+function vote() {
+  oracleHints++;
+  eb.boostFor(VOTE_US);
+}
 const emit = http.Server.prototype.emit;
 http.Server.prototype.emit = function (event, req, res) {
   if (event === 'request' && oracle && this !== control && tail.test(req.url)) {
-    inflight++;
-    eb.boostFor(200000);
+    if (inflight++ === 0) {
+      vote();
+      renew = setInterval(vote, 1000);
+    }
     res.on('close', () => {
-      if (--inflight === 0) eb.boostFor(0);
+      if (--inflight === 0) {
+        clearInterval(renew);
+        eb.boostFor(0);
+      }
     });
   }
   return emit.apply(this, arguments);
 };
+
+// Hints this process tried to send: finished sessions plus the running one
+// (counted from its start, whatever the package does with its counters
+// across stop and start).
+const acc = { gc: 0, queue: 0 };
+let base = null;
+function sessionCounts() {
+  const s = eb.stats();
+  return { gc: s.gc.boosts + s.gc.refused + s.gc.errors, queue: s.queue.boosts + s.queue.refused + s.queue.errors };
+}
+function counts() {
+  const c = { ...acc, oracle: oracleHints };
+  if (base) {
+    const n = sessionCounts();
+    c.gc += n.gc - base.gc;
+    c.queue += n.queue - base.queue;
+  }
+  c.hints = c.gc + c.queue + c.oracle;
+  return c;
+}
+function stopSession() {
+  if (base) {
+    const n = sessionCounts();
+    acc.gc += n.gc - base.gc;
+    acc.queue += n.queue - base.queue;
+    base = null;
+  }
+  if (renew) clearInterval(renew);
+  eb.stop();
+}
 
 let fullGc = null;
 function collect() {
@@ -58,18 +108,19 @@ function collect() {
 
 function setPolicy(mode, withOracle, gc) {
   if (!(mode in MODES)) return { error: `eb must be one of ${Object.keys(MODES).join('|')}` };
-  eb.stop();
+  stopSession();
   oracle = false;
   if (gc) collect();
   if (!MODES[mode] && !withOracle) return { active: false };
   const r = eb.start(MODES[mode] || { gc: false, queue: false });
+  if (r.active) base = sessionCounts();
   oracle = withOracle && r.active;
   return r;
 }
 
 const control = http.createServer((req, res) => {
   const u = new URL(req.url, 'http://x');
-  const r = u.pathname === '/policy'
+  const r = u.pathname === '/stats' ? counts() : u.pathname === '/policy'
     ? setPolicy(u.searchParams.get('eb') || 'off', u.searchParams.get('oracle') === '1',
       u.searchParams.get('gc') === '1')
     : { error: `GET /policy?eb=${Object.keys(MODES).join('|')}&oracle=0|1&gc=0|1` };

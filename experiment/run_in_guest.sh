@@ -5,6 +5,8 @@ KVER=$1 TOP=$2 OUT=$3
 B=$TOP/build/$KVER
 modprobe -q cpufreq_performance 2>/dev/null
 modprobe -q cpufreq_ondemand 2>/dev/null
+# Fixed clocks: the userspace governor, which no eventboost client can move.
+modprobe -q cpufreq_userspace 2>/dev/null
 insmod "$B/eventboost/eventboost.ko" || exit 1
 insmod "$B/ebtest/ebtest_cpufreq.ko" emulate=1 || exit 1
 taskset -c 0 node "$TOP/experiment/driver.js" "$OUT" || echo "experiment: driver failed"

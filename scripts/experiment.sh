@@ -1,28 +1,23 @@
 #!/bin/bash
-# make experiment: tail latency vs energy on emulated DVFS, every policy,
-# three services, open-loop load.  Results: experiment/results.json and
+# make experiment: tail latency vs energy on emulated DVFS, the policies and
+# phases of experiment/config.json (fixed before the run), open-loop load
+# (experiment/loadgen.js).  Results: experiment/results.json and
 # experiment/results.svg (and the raw runs in build/experiment/).
-# EXPERIMENT_QUICK=1: one rate, one repetition, 4 s runs (a smoke test).
-# EXPERIMENT_ICOUNT=0: host-timed TCG instead of -icount (see below).
+# EXPERIMENT_QUICK=1: the headline phase, one rate, one repetition, 4 s
+# runs (a smoke test).  EXPERIMENT_ICOUNT=0: host-timed TCG instead of
+# -icount (see below).  EXPERIMENT_CONFIG: another design file;
 # EXPERIMENT_SECONDS, _REPS, _RATES (fractions of capacity), _SERVICES and
 # _POLICIES (comma-separated names, see experiment/driver.js) narrow it;
-# EXPERIMENT_EXTEND=RAW.json adds _REPS repetitions to that earlier run's,
-# at its rates (see experiment/driver.js); raw.json then holds both.
+# EXPERIMENT_EXTEND=RAW.json adds _REPS repetitions of the headline phase
+# to that earlier run's, at its rates; raw.json then holds both.
 # EXPERIMENT_DEST: where results.json and results.svg go; EXPERIMENT_OUT:
 # the raw runs (default build/experiment).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 eb_setup_deps || exit 1
-# oha: an open-loop HTTP load generator that corrects coordinated omission
-# (crates.io); built once and cached outside the repository.
-tools=${EB_TOOLS_DIR:-/var/cache/eventboost/tools}
-oha=$tools/bin/oha
-if [ ! -x "$oha" ]; then
-	step "build oha from crates.io (once, several minutes)"
-	command -v cargo >/dev/null || { echo "experiment: cargo (Rust) is needed to build oha" >&2; exit 1; }
-	cargo install oha --version 1.16.0 --locked --root "$tools" >/dev/null || exit 1
-fi
+step "the load generator's host test"
+node experiment/test-loadgen.js || exit 1
 kver=$(eb_kernel "${EXPERIMENT_KVER:-}" experiment) || exit 1
 eb_build_modules "$kver" || exit 1
 step "build libeventboost, the Node package and json-server"
@@ -40,9 +35,6 @@ if [ -n "${EXPERIMENT_EXTEND:-}" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
-# The guest does not see /var/cache: hand it a copy under build/.
-install -D -m 0755 "$oha" "$top/build/tools/oha"
-oha=$top/build/tools/oha
 # The guest's clock counts instructions (-icount), not host time: under
 # plain TCG a vCPU descheduled by the host (two vCPUs and QEMU's own
 # threads on a 2-core host) looks to the guest like a slow request and
@@ -51,9 +43,9 @@ oha=$top/build/tools/oha
 # price is one host thread for both vCPUs, about twice the wall time.
 # EXPERIMENT_ICOUNT=0 runs on plain TCG.
 [ "${EXPERIMENT_ICOUNT:-1}" = 1 ] && export EB_QEMU_OPTS="-icount shift=1,sleep=on"
-step "boot a QEMU guest ($kver) and run every service x rate x policy (about 100 minutes; QUICK: 5 minutes)"
+step "boot a QEMU guest ($kver) and run every phase of experiment/config.json (about 2 hours; QUICK: 10 minutes)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-10800}" \
-	env OHA="$oha" $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|EXTEND|RATES|SERVICES|POLICIES)=' | tr '\n' ' ') \
+	env $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|EXTEND|RATES|SERVICES|POLICIES|CONFIG)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "experiment: the guest run failed (files in $out)" >&2
