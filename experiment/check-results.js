@@ -1,10 +1,16 @@
 'use strict';
 // make check's experiment pipeline test: a short run's results.json must
-// hold, for every policy run, a case with requests measured, finite
-// percentiles, energy and (for eventboost policies) hints the kernel saw.
+// hold, for every policy run, a case with every scheduled request counted
+// (answered, or censored at the deadline as a worst latency), finite
+// percentiles, energy with and without idle and uncore power, a bootstrap
+// interval, and (for eventboost policies) hints the kernel saw; no run of
+// the reference may have seen a hint; and raw.json.gz beside it must
+// reproduce every case's percentiles.
 // --reps N: every case pools N repetitions (an extended run's).
 //   node check-results.js RESULTS.json [--reps N] POLICY...
 const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
 
 const args = process.argv.slice(2);
 const file = args.shift();
@@ -16,23 +22,46 @@ const check = (ok, what) => {
   console.log(`${ok ? 'ok' : 'not ok'} - experiment pipeline: ${what}`);
   if (!ok) failed = 1;
 };
+const fin = (...xs) => xs.every(Number.isFinite);
 for (const policy of ['fixed-2.6', ...want]) {
-  const c = res.cases.find((x) => x.policy === policy);
+  const c = res.cases.find((x) => x.policy === policy && x.phase === 'headline');
   check(Boolean(c), `${policy}: a case in results.json`);
   if (!c) continue;
-  check(c.requests > 0 && c.requests >= 0.5 * c.expected, `${policy}: ${c.requests} of ${c.expected} requests measured`);
-  check([c.p50, c.p99, c.p999].every(Number.isFinite) && c.p50 <= c.p99 && c.p99 <= c.p999,
+  check(c.requests > 0 && c.requests === c.expected,
+    `${policy}: all ${c.expected} scheduled requests counted (${c.requests}, ${c.censored} of them censored)`);
+  check(fin(c.p50, c.p99, c.p999) && c.p50 <= c.p99 && c.p99 <= c.p999,
     `${policy}: percentiles ${c.p50} <= ${c.p99} <= ${c.p999} ms`);
-  check(Number.isFinite(c.energyRel) && c.energyRel > 0, `${policy}: energy ${c.energyRel}x of fixed 2.6 GHz`);
-  check(Number.isFinite(c.workRel) && c.workRel > 0, `${policy}: work ${c.workRel}x of fixed 2.6 GHz`);
+  check(fin(c.energyRel, c.energyFullRel) && c.energyRel > 0 && c.energyFullRel > 0,
+    `${policy}: energy ${c.energyRel}x of fixed 2.6 GHz, ${c.energyFullRel}x with idle and uncore power`);
+  check(fin(c.workRel) && c.workRel > 0, `${policy}: work ${c.workRel}x of fixed 2.6 GHz`);
+  check(Array.isArray(c.p999ReductionCI) && fin(...c.p999ReductionCI) && c.p999ReductionCI[0] <= c.p999ReductionCI[1],
+    `${policy}: a bootstrap interval for the p99.9 cut ${JSON.stringify(c.p999ReductionCI)}`);
   if (reps) check(c.n === reps, `${policy}: ${c.n} repetitions pooled (want ${reps})`);
   if (policy.startsWith('eb-')) check(c.hintsPerSec > 0, `${policy}: ${c.hintsPerSec} hints/s reached the kernel`);
 }
-const fixed = res.cases.find((x) => x.policy === 'fixed-2.6');
+const fixed = res.cases.find((x) => x.policy === 'fixed-2.6' && x.phase === 'headline');
 check(fixed && Math.abs(fixed.energyRel - 1) < 1e-9 && Math.abs(fixed.workRel - 1) < 1e-9,
   'the reference is its own unit of energy and work');
-check(Array.isArray(res.frontier) && res.frontier.length === res.published.length &&
-  res.frontier.every((f) => typeof f.matched === 'boolean' && (f.ours === null || Number.isFinite(f.oursP999Reduction))),
-  'each published point compared with the run\'s best eventboost policy at no more energy');
+const o = res.overall.find((x) => x.phase === 'headline' && x.policy === (want[0] || 'fixed-2.6'));
+check(o && fin(o.p999Reduction, o.p999ReductionMedian, o.p999ReductionGeomean) && Array.isArray(o.p999ReductionCI),
+  'per policy: the mean over cases with its interval, the median and the geometric mean');
+check(Array.isArray(res.published) && !('frontier' in res), 'published figures as context only, no frontier claimed');
+
+const rawFile = path.join(path.dirname(file), 'raw.json.gz');
+check(fs.existsSync(rawFile), 'raw.json.gz written');
+if (fs.existsSync(rawFile)) {
+  const raw = JSON.parse(zlib.gunzipSync(fs.readFileSync(rawFile)).toString());
+  const quiet = raw.runs.filter((r) => r.policy.startsWith('fixed-') || r.policy === 'schedutil' || r.policy === 'ondemand');
+  check(quiet.length > 0 && quiet.every((r) => r.seen && r.seen.own + r.seen.others + r.seen.kernel === 0),
+    `the ${quiet.length} runs that must see no hints saw none`);
+  check(raw.runs.every((r) => r.seen && r.seen.others === 0), 'no run saw hints from another policy\'s server');
+  const pct = (s, q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+  const bad = res.cases.filter((c) => {
+    const lat = raw.runs.filter((r) => (r.phase || 'headline') === c.phase && r.service === c.service &&
+      r.loadFactor === c.loadFactor && r.policy === c.policy).flatMap((r) => r.latMs).sort((a, b) => a - b);
+    return lat.length !== c.requests || Math.abs(pct(lat, 0.999) - c.p999) > 0.1;
+  });
+  check(bad.length === 0, `raw.json.gz reproduces every case's requests and p99.9 (${bad.length} differ)`);
+}
 check(fs.existsSync(file.replace(/results\.json$/, 'results.svg')), 'results.svg written');
 process.exit(failed);
