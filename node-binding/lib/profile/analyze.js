@@ -25,10 +25,32 @@ function splitGc(gc, s, e, kind, gcKind, out) {
   return gcMs;
 }
 
+// Time of [s, e) the loop's thread was descheduled (an estimate: each
+// stall interval's share of its busy time).
+function stalled(stall, s, e) {
+  if (!stall) return 0;
+  let ms = 0;
+  const a = stall.a;
+  for (let i = stall.firstEndingAfter(s); i < stall.length && a[2 * i] < e; i++) {
+    const o = Math.min(a[2 * i + 1], e) - Math.max(a[2 * i], s);
+    if (o > 0) ms += o * stall.kinds[i];
+  }
+  return ms;
+}
+
 // Breakdown of one finished request; with `out`, its critical path as
 // [kind, start, end] pieces (kinds: io, queue, queue-gc, exec, exec-gc).
-function breakdown(st, idle, gc, out) {
-  const r = { latency: st.t1 - st.t0, io: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
+function breakdown(st, idle, gc, out, stall) {
+  const r = { latency: st.t1 - st.t0, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
+  // Busy time the thread was not running is no work on the request's behalf:
+  // it counts as waiting (io), apart.
+  const lost = (s, e, g) => {
+    const total = e - s;
+    const d = total > g ? Math.min(total - g, stalled(stall, s, e) * (1 - g / total)) : 0;
+    r.descheduled += d;
+    r.io += d;
+    return d;
+  };
   const ia = idle.a;
   const wait = (a, s) => {
     if (s <= a) return;
@@ -41,7 +63,7 @@ function breakdown(st, idle, gc, out) {
     if (s > w) {
       const g = splitGc(gc, w, s, 'queue', 'queue-gc', out);
       r.queueGc += g;
-      r.queueCpu += s - w - g;
+      r.queueCpu += s - w - g - lost(w, s, g);
     }
   };
   let cur = st.t0;
@@ -52,7 +74,7 @@ function breakdown(st, idle, gc, out) {
     wait(cur, s);
     const g = splitGc(gc, s, e, 'exec', 'exec-gc', out);
     r.execGc += g;
-    r.execCpu += e - s - g;
+    r.execCpu += e - s - g - lost(s, e, g);
     cur = e;
   }
   wait(cur, st.t1);
@@ -65,7 +87,7 @@ const round = (x, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
 function group(rows, percentile) {
   const n = rows.length;
-  const sum = { latency: 0, io: 0, gc: 0, cpu: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
+  const sum = { latency: 0, io: 0, descheduled: 0, gc: 0, cpu: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
   for (const r of rows) for (const k in sum) sum[k] += r[k];
   const m = (k) => (n ? sum[k] / n : 0);
   const share = (k) => (sum.latency > 0 ? round(sum[k] / sum.latency, 4) : 0);
@@ -77,6 +99,7 @@ function group(rows, percentile) {
     share: { io: share('io'), gc: share('gc'), cpu: share('cpu') },
     queueMs: { gc: round(m('queueGc')), cpu: round(m('queueCpu')) },
     executionMs: { gc: round(m('execGc')), cpu: round(m('execCpu')) },
+    ioMs: { wait: round(m('io') - m('descheduled')), descheduled: round(m('descheduled')) },
   };
   if (n) g.maxLatencyMs = round(Math.max(...rows.map((r) => r.latency)));
   return g;
@@ -102,7 +125,13 @@ function verdict(tail, typical) {
   const queueCpuEx = Math.max(0, tail.queueMs.cpu - typical.queueMs.cpu);
   const ms = (x) => `${x.toFixed(1)} ms`;
   let boost, advice;
-  if (cause === 'io') {
+  const deschedEx = Math.max(0, tail.ioMs.descheduled - typical.ioMs.descheduled);
+  if (cause === 'io' && deschedEx > 0.5 * ex.io) {
+    boost = 'none';
+    advice = `The tail is the machine: a tail request's event loop thread was runnable but not ` +
+      `running (descheduled by the OS) for ${ms(tail.ioMs.descheduled)} of its ${ms(tail.latencyMs)}; ` +
+      'other processes take its CPU. Give the service a CPU of its own; a faster clock will not help.';
+  } else if (cause === 'io') {
     boost = 'none';
     advice = `The tail is I/O: a tail request spends ${ms(tail.breakdownMs.io)} of its ` +
       `${ms(tail.latencyMs)} waiting with no CPU work on its behalf (a slow backend, a client ` +
@@ -151,7 +180,8 @@ function report(rows, { sample = 1, seen = rows.length, durationS = 0, slowest =
     framing: rows.length
       ? `GC is ${pctStr(tail.share.gc)} of tail-request time and ${pctStr(rest.share.gc)} of the rest; ` +
         `I/O ${pctStr(tail.share.io)} and ${pctStr(rest.share.io)}; other execution ` +
-        `${pctStr(tail.share.cpu)} and ${pctStr(rest.share.cpu)}.`
+        `${pctStr(tail.share.cpu)} and ${pctStr(rest.share.cpu)}` +
+        (tail.ioMs.descheduled > 0.05 * tail.latencyMs ? `; the thread was descheduled ${pctStr(tail.ioMs.descheduled / tail.latencyMs)} of tail-request time (counted as I/O).` : '.')
       : 'no requests',
     latencyMs: { p50: round(p50), p90: round(pct(lat, 90)), p99: round(p99), p999: round(pct(lat, 99.9)), max: round(lat.length ? lat[lat.length - 1] : 0) },
     sample,

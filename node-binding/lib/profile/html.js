@@ -64,7 +64,7 @@ function pathsSvg(slowest) {
 
 function page(r) {
   const row = (name, g) => `<tr><td>${esc(name)}</td><td>${g.count}</td><td>${g.latencyMs}</td><td>${g.breakdownMs.io}</td>` +
-    `<td>${g.breakdownMs.gc}</td><td>${g.breakdownMs.cpu}</td><td>${g.queueMs.gc}</td><td>${g.queueMs.cpu}</td></tr>`;
+    `<td>${g.breakdownMs.gc}</td><td>${g.breakdownMs.cpu}</td><td>${g.queueMs.gc}</td><td>${g.queueMs.cpu}</td><td>${g.ioMs.descheduled}</td></tr>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>eventboost profile: where the tail comes from</title>
 <style>
@@ -82,12 +82,12 @@ p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms 
 <h2>Mean latency breakdown</h2>
 <p>${legend(['cpu', 'gc', 'io'], { cpu: 'other execution (own callbacks and those waited behind)', gc: 'GC (own and waited behind)', io: 'I/O wait' })}</p>
 ${breakdownSvg(r)}
-<table><tr><th>group</th><th>requests</th><th>latency ms</th><th>io ms</th><th>gc ms</th><th>cpu ms</th><th>queued behind GC</th><th>queued behind execution</th></tr>
+<table><tr><th>group</th><th>requests</th><th>latency ms</th><th>io ms</th><th>gc ms</th><th>cpu ms</th><th>queued behind GC</th><th>queued behind execution</th><th>of io: thread descheduled</th></tr>
 ${row('tail (≥ p99)', r.tail)}${row('rest (< p99)', r.rest)}${row('typical (< p50)', r.typical)}</table>
 <h2>The slowest requests' critical paths</h2>
 <p>${legend(['io', 'queue', 'queue-gc', 'exec', 'exec-gc'], LABELS)}</p>
 ${pathsSvg(r.slowest)}
-<p style="color:#666">Model: ${esc(r.model)}. I/O is time the request waited with nothing to run on its behalf (the loop blocked in poll, or its event was not yet ready); queue is time its event was ready while the loop ran other callbacks or GC.</p>
+<p style="color:#666">Model: ${esc(r.model)}. I/O is time the request waited with nothing to run on its behalf (the loop blocked in poll, its event not yet ready, or the loop's thread descheduled by the OS -- the timelines draw that last part inside the queue and execution pieces); queue is time its event was ready while the loop ran other callbacks or GC.</p>
 </body></html>
 `;
 }

@@ -49,7 +49,7 @@ class Profiler {
       const minSlow = this.slowest.length < SLOWEST ? -1 : this.slowest[this.slowest.length - 1].latencyMs;
       const keep = st.t1 - st.t0 > minSlow;
       const pieces = keep ? [] : null;
-      const r = breakdown(st, rec.idle, rec.gc, pieces);
+      const r = breakdown(st, rec.idle, rec.gc, pieces, rec.stall);
       this.total++;
       if (this.rows.length < MAX_ROWS) this.rows.push(r);
       else {
@@ -76,6 +76,7 @@ class Profiler {
       atMs: round(st.t0 - this.t0),
       latencyMs: round(r.latency),
       breakdownMs: { io: round(r.io), gc: round(r.gc), cpu: round(r.cpu) },
+      descheduledMs: round(r.descheduled),
       queueMs: { gc: round(r.queueGc), cpu: round(r.queueCpu) },
       path: path.length > 400 ? path.slice(0, 400) : path,
     });

@@ -21,6 +21,9 @@ const KIND = {
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
 };
 
+const CPU_READ_MS = 1;     // read the process's CPU time at most this often
+const STALL_MIN_MS = 0.5;  // less lost than this is measurement noise
+
 const kState = Symbol('eventboost.profile.request');
 const kLastEnd = Symbol('eventboost.profile.lastResponseEnd');
 
@@ -51,6 +54,11 @@ class Recorder {
     this.sample = sample;
     this.idle = new Intervals();    // the loop blocked in poll
     this.gc = new Intervals();      // GC pauses, with their kinds
+    this.stall = new Intervals();   // the thread descheduled, with its share
+    this.cpuAt = performance.now();
+    this.cpuIdle = performance.nodeTiming.idleTime;
+    const u = process.cpuUsage();
+    this.cpuMs = (u.user + u.system) / 1000;
     this.finished = [];             // requests whose response ended
     this.seen = 0;                  // requests started (sampled or not)
     this.depth = 0;
@@ -79,6 +87,7 @@ class Recorder {
           self.lastWake = now;
         }
         self.lastIdle = idle;
+        if (now - self.cpuAt >= CPU_READ_MS) self.readCpu(now, idle);
         self.owner = self.als.getStore();
         self.segStart = now;
       },
@@ -130,6 +139,22 @@ class Recorder {
     }
   }
 
+  // The loop's thread can be busy without running: descheduled by the OS
+  // when the machine is oversubscribed.  Over each stretch of at least
+  // CPU_READ_MS, wall time not spent in poll and not on a CPU was lost that
+  // way; `stall` keeps the share of the stretch's busy time it took.  (The
+  // process's CPU time counts its other threads too, so this errs low.)
+  readCpu(now, idle) {
+    const u = process.cpuUsage();
+    const cpu = (u.user + u.system) / 1000;
+    const busy = now - this.cpuAt - (idle - this.cpuIdle);
+    const lost = busy - (cpu - this.cpuMs);
+    if (lost > STALL_MIN_MS && busy > 0) this.stall.push(this.cpuAt, now, Math.min(1, lost / busy));
+    this.cpuAt = now;
+    this.cpuMs = cpu;
+    this.cpuIdle = idle;
+  }
+
   requestStart({ request, response, socket }) {
     const now = performance.now();
     this.seen++;
@@ -176,6 +201,7 @@ class Recorder {
   prune(t) {
     this.idle.prune(t);
     this.gc.prune(t);
+    this.stall.prune(t);
   }
 }
 
