@@ -10,7 +10,7 @@ d=$top/build/destdir
 rm -rf "$d"
 TAP_NAME=install
 . "$top/selftests/tap.sh"
-echo "1..18"
+echo "1..24"
 t "make install DESTDIR" 'make -s -C "$top" install DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null'
 t "make install-dkms DESTDIR" 'make -s -C "$top" install-dkms DESTDIR="$d" >/dev/null'
 # PREFIX=/usr on Debian: the library goes to the multiarch directory.
@@ -108,6 +108,45 @@ t "LIBDIR=/usr/lib64 puts the library and pkg-config file there" \
 	'rm -rf "$u" && make -s -C "$top" install-user DESTDIR="$u" PREFIX=/usr LIBDIR=/usr/lib64 >/dev/null &&
 	 [ -e "$u/usr/lib64/libeventboost.so.1.1.0" ] && grep -qx "libdir=/usr/lib64" "$u/usr/lib64/pkgconfig/eventboost.pc"'
 rm -rf "$u" "$u.err"
+# Start saves what each policy ran, stop gives it back (not a fixed
+# schedutil), and leaves alone a policy the operator changed meanwhile.
+rm -rf "$f" "$f.run"
+for i in 0 1 2; do
+	mkdir -p "$f/policy$i"
+	echo "performance powersave schedutil eventboost" > "$f/policy$i/scaling_available_governors"
+	echo acpi-cpufreq > "$f/policy$i/scaling_driver"
+done
+echo powersave > "$f/policy0/scaling_governor"
+echo performance > "$f/policy1/scaling_governor"
+echo schedutil > "$f/policy2/scaling_governor"
+sel() { EBCTL_CPUFREQ_DIR=$f EVENTBOOST_STATE_DIR=$f.run "$d/usr/sbin/eventboost-select-governor" "$@"; }
+govs() { echo $(cat "$f"/policy*/scaling_governor); }
+t "select-governor saves each policy's governor, and a restart keeps the first saved" \
+	'sel all >/dev/null && sel all >/dev/null && [ "$(govs)" = "eventboost eventboost eventboost" ] &&
+	 [ "$(cat "$f.run/policy0.governor")" = powersave ] && [ "$(cat "$f.run/policy1.governor")" = performance ]'
+echo schedutil > "$f/policy2/scaling_governor"	# the operator, meanwhile
+t "--restore gives each policy back its own governor, leaves a changed one alone" \
+	'sel --restore --governor schedutil all >/dev/null && [ "$(govs)" = "powersave performance schedutil" ] &&
+	 [ -z "$(ls "$f.run")" ]'
+t "--restore without saved state uses the fallback governor" \
+	'echo eventboost > "$f/policy1/scaling_governor" && sel --restore --governor powersave 1 >/dev/null &&
+	 [ "$(cat "$f/policy1/scaling_governor")" = powersave ]'
+t "no cpufreq policy (a VM): the selector says why and fails" \
+	'mkdir -p "$f.empty" && EBCTL_CPUFREQ_DIR=$f.empty "$d/usr/sbin/eventboost-select-governor" all 2>"$f/err"; [ $? = 1 ] &&
+	 grep -q "hypervisor owns the clock" "$f/err"'
+rm -rf "$f.run" "$f.empty"
+u=$d/lib/systemd/system/eventboost-governor.service
+t "the unit is skipped, not failed, without policies, and comes after the drivers" \
+	'grep -qx "ConditionPathExistsGlob=/sys/devices/system/cpu/cpufreq/policy\*" "$u" &&
+	 ! grep -q "^ConditionPathIsDirectory" "$u" && grep -q "^After=.*systemd-modules-load.service" "$u" &&
+	 grep -q "^WantedBy=sys-module-acpi_cpufreq.device" "$u" &&
+	 grep -q "SUBSYSTEM==\"module\", KERNEL==\"acpi_cpufreq|cppc_cpufreq\", TAG+=\"systemd\"" "$d/lib/udev/rules.d/60-eventboost.rules" &&
+	 grep -q "^ExecStop=/usr/sbin/eventboost-select-governor --restore " "$u" &&
+	 grep -q "^Conflicts=tuned.service tlp.service cpupower.service" "$u"'
+t "systemd-analyze verify: the unit and its hardening options are clean" \
+	'sed "s,@SBINDIR@,$d/usr/sbin," "$top/packaging/eventboost-governor.service" > "$f/eventboost-governor.service" &&
+	 out=$(systemd-analyze verify --man=no "$f/eventboost-governor.service" 2>&1) && [ -z "$out" ] &&
+	 grep -q "^ProtectSystem=strict" "$u" && grep -q "^NoNewPrivileges=yes" "$u" && ! grep -q "^ProtectKernelTunables" "$u" || { echo "# $out"; false; }'
 t "make uninstall and uninstall-dkms remove it all" \
 	'make -s -C "$top" uninstall uninstall-dkms DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null &&
 	[ -z "$(find "$d" -type f -o -type l)" ]'
