@@ -109,6 +109,7 @@ install-user: userlib
 		> $(UNITDIR)/eventboost-governor.service
 	install -D -m 0644 packaging/default-eventboost $(DOCDIR)/default-eventboost
 	install -D -m 0644 packaging/modprobe-eventboost.conf $(DOCDIR)/modprobe-eventboost.conf
+	install -D -m 0644 packaging/cdi/eventboost.json.in $(DOCDIR)/cdi-eventboost.json.in
 	@if [ -z "$(DESTDIR)" ]; then \
 		getent group eventboost >/dev/null || groupadd --system eventboost; \
 		udevadm control --reload 2>/dev/null || true; \
@@ -121,7 +122,8 @@ uninstall:
 	      $(INCDIR)/eventboost/linux/eventboost.h $(BINDIR)/ebctl $(UDEVDIR)/60-eventboost.rules \
 	      $(MANDIR)/man8/ebctl.8 $(BASHCOMPDIR)/ebctl \
 	      $(SBINDIR)/eventboost-select-governor $(UNITDIR)/eventboost-governor.service \
-	      $(DOCDIR)/default-eventboost $(DOCDIR)/modprobe-eventboost.conf
+	      $(DOCDIR)/default-eventboost $(DOCDIR)/modprobe-eventboost.conf \
+	      $(DOCDIR)/cdi-eventboost.json.in
 	-rmdir $(INCDIR)/eventboost/linux $(INCDIR)/eventboost $(DOCDIR) 2>/dev/null
 	@if [ -z "$(DESTDIR)" ]; then \
 		if [ -n "$(KVER)" ] && [ -d /lib/modules/$(KVER) ]; then depmod -a $(KVER); fi; \
