@@ -11,7 +11,8 @@
 # clocksource watchdog flipping sched_clock's static key, could kill the
 # guest at random (a stock kernel toggling tracepoints dies within seconds).
 # EB_GUEST_MEM sets the guest's memory (default 2G); EB_KIMG boots that
-# kernel image instead of /boot/vmlinuz-KVER (the debug kernel); EB_QEMU_OPTS
+# kernel image instead of /boot/vmlinuz-KVER, or /lib/modules/KVER/vmlinuz
+# for the kernels built from source (7.2: build-sid-kernel.sh); EB_QEMU_OPTS
 # adds QEMU options (make experiment: -icount, see scripts/experiment.sh).
 #
 # The kernel's console (warnings and worse) goes to RWDIR/console-KVER.txt,
@@ -21,11 +22,13 @@ set -uo pipefail
 kver=$1 rwdir=$2 limit=$3
 shift 3
 console=$rwdir/console-$kver.txt
+kimg=${EB_KIMG:-/boot/vmlinuz-$kver}
+[ -e "$kimg" ] || [ -n "${EB_KIMG:-}" ] || kimg=/lib/modules/$kver/vmlinuz
 # Console lines end in CR (serial line discipline); the command's do not.
 # (A command line with a CR, a progress bar, is dropped too.)  --verbose
 # also has vng report its virtiofsd fallback: noise, dropped.
 timeout --kill-after=30 "$limit" \
-	vng --disable-kvm -r "${EB_KIMG:-/boot/vmlinuz-$kver}" --cpus 2 --memory "${EB_GUEST_MEM:-2G}" \
+	vng --disable-kvm -r "$kimg" --cpus 2 --memory "${EB_GUEST_MEM:-2G}" \
 	    --verbose --append "loglevel=4" \
 	    --rwdir "$rwdir" \
 	    --qemu-opts="-cpu Skylake-Client-v1 -accel tcg,thread=single ${EB_QEMU_OPTS:-}" --exec "$*" \

@@ -1,0 +1,112 @@
+#!/bin/bash
+# Build (once) a Linux 7.2 kernel from Debian unstable's linux-source-7.2
+# with the system compiler, for the test matrix: sid's prebuilt images and
+# headers need a newer gcc and glibc than Debian 12 has.
+#   scripts/build-sid-kernel.sh [generic|rt]    prints the build tree's path
+# The source package comes through a sources list and lists directory of
+# its own (the system's sources never see sid, so nothing else upgrades);
+# the archive is the one the system's own bookworm entry names.  The result
+# is cached outside the repo, keyed by the package version and CONFIG_REV,
+# as a full build tree: out-of-tree modules build with make -C TREE M=...,
+# and /lib/modules/RELEASE/build points at it for DKMS.
+# Env: EB_SID_CACHE (default /var/cache/eventboost/sid), JOBS.
+set -euo pipefail
+flavor=${1:-generic}
+case $flavor in generic | rt) ;; *) echo "usage: $0 [generic|rt]" >&2; exit 2 ;; esac
+# Bump when the options below change, so the cache is rebuilt.
+CONFIG_REV=1
+pkg=linux-source-7.2
+cache=${EB_SID_CACHE:-/var/cache/eventboost/sid}
+mkdir -p "$cache/lists/partial" "$cache/cache/archives/partial"
+
+apt_sid() {
+	apt-get -q -o Dir::Etc::SourceList="$cache/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$cache/lists" \
+		-o Dir::Cache="$cache/cache" -o APT::Sandbox::User=root "$@"
+}
+
+deb=$(ls "$cache"/${pkg}_*_all.deb 2>/dev/null | sort -V | tail -1 || true)
+if [ -z "$deb" ]; then
+	uri=$(awk '/^URIs:/ {u = $2} /^Suites:/ && / bookworm( |$)/ {print u; exit}' \
+		/etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
+	[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' \
+		/etc/apt/sources.list 2>/dev/null || true)
+	if [ -z "$uri" ]; then
+		echo "error: no Debian archive for bookworm in the system's apt sources" >&2
+		exit 2
+	fi
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri sid main" \
+		>"$cache/sources.list"
+	echo "sid kernel: fetching $pkg (sid's lists in $cache, not the system's)" >&2
+	apt_sid update >/dev/null
+	(cd "$cache" && apt_sid download "$pkg" >/dev/null)
+	deb=$(ls "$cache"/${pkg}_*_all.deb | sort -V | tail -1)
+fi
+srcver=$(dpkg-deb -f "$deb" Version)
+key=$srcver-$flavor-r$CONFIG_REV
+tree=$cache/$key/linux
+
+# Where kbuild.sh, kernels.sh and DKMS look for a kernel's headers, and
+# guest.sh for its image: a copy outside the tree (given the tree's own
+# image, vng would take the tree for a source directory to set up).
+install_links() {
+	local rel
+	rel=$(make -s -C "$tree" kernelrelease)
+	mkdir -p "/lib/modules/$rel"
+	ln -sfn "$tree" "/lib/modules/$rel/build"
+	cmp -s "$tree/arch/x86/boot/bzImage" "/lib/modules/$rel/vmlinuz" ||
+		cp "$tree/arch/x86/boot/bzImage" "/lib/modules/$rel/vmlinuz"
+	echo "$rel"
+}
+
+if [ -e "$tree/.eb-built" ]; then
+	install_links >/dev/null
+	echo "$tree"
+	exit 0
+fi
+# Earlier keys of this flavour are stale: drop them (each tree is GBs).
+find "$cache" -mindepth 1 -maxdepth 1 -name "*-$flavor-r*" ! -name "$key" -exec rm -rf {} +
+rm -rf "$tree"
+mkdir -p "$tree"
+log=$cache/$key/build.log
+echo "sid kernel: building $srcver ($flavor) in $tree (log: $log); this takes a while" >&2
+start=$(date +%s)
+{
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards '*/linux-source-7.2.tar.xz' |
+		tar -xJ -C "$tree" --strip-components=1
+	cd "$tree"
+	# vng's own base: defconfig plus what a virtme guest needs.
+	virtme-configkernel --defconfig
+	c=scripts/config
+	# What a guest never has: graphics, sound, USB, RAID, ATA disks.  (KVM
+	# stays: it selects PREEMPT_NOTIFIERS, as in Debian's kernels.)
+	$c -d DRM -d SOUND -d USB_SUPPORT -d AGP -d MD -d ATA -d FB
+	# What the module, the test driver and the suite use: cpufreq with
+	# every governor the suite switches to, hotplug, unsigned modules,
+	# tracepoints; and per-task uclamp for the evaluation's comparison.
+	$c -e CPU_FREQ -e CPU_FREQ_STAT -e CPU_FREQ_GOV_PERFORMANCE \
+	   -e CPU_FREQ_GOV_POWERSAVE -e CPU_FREQ_GOV_USERSPACE \
+	   -e CPU_FREQ_GOV_ONDEMAND -e CPU_FREQ_GOV_SCHEDUTIL \
+	   -e UCLAMP_TASK --set-val UCLAMP_BUCKETS_COUNT 5 \
+	   -e HOTPLUG_CPU -e SMP -e PREEMPT_NOTIFIERS \
+	   -e MODULES -e MODULE_UNLOAD -e MODULE_FORCE_UNLOAD -d MODULE_SIG \
+	   -d MODVERSIONS \
+	   -e FTRACE -e ENABLE_DEFAULT_TRACERS -e EVENT_TRACING \
+	   -d X86_INTEL_PSTATE -d X86_ACPI_CPUFREQ -d X86_AMD_PSTATE \
+	   -d DEBUG_INFO_BTF -e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF5 \
+	   -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
+	   --set-str LOCALVERSION "-eb$([ "$flavor" = rt ] && echo -rt)" -d LOCALVERSION_AUTO
+	[ "$flavor" = rt ] && $c -d PREEMPT -d PREEMPT_VOLUNTARY -d PREEMPT_NONE \
+		-d PREEMPT_LAZY -e PREEMPT_RT -e EXPERT
+	make olddefconfig
+	for opt in CPU_FREQ CPU_FREQ_GOV_SCHEDUTIL UCLAMP_TASK MODULES HOTPLUG_CPU FTRACE \
+		   $([ "$flavor" = rt ] && echo PREEMPT_RT); do
+		grep -q "^CONFIG_$opt=y" .config || { echo "error: CONFIG_$opt not set" >&2; exit 1; }
+	done
+	make -j"${JOBS:-$(nproc)}" bzImage modules
+	make modules_prepare
+} >"$log" 2>&1 || { tail -50 "$log" >&2; echo "error: $pkg build failed (log: $log)" >&2; exit 1; }
+echo "$(( $(date +%s) - start ))" >"$tree/.eb-built"
+rel=$(install_links)
+echo "sid kernel: built $rel in $(cat "$tree/.eb-built") s" >&2
+echo "$tree"
