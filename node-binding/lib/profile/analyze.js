@@ -44,12 +44,14 @@ function breakdown(st, idle, gc, out, stall) {
   const r = { latency: st.t1 - st.t0, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
   // Busy time the thread was not running is no work on the request's behalf:
   // it counts as waiting (io), apart.
+  // Returns the part of [s, e) lost that way, split between its GC (g of
+  // it) and the rest in proportion.
   const lost = (s, e, g) => {
     const total = e - s;
-    const d = total > g ? Math.min(total - g, stalled(stall, s, e) * (1 - g / total)) : 0;
+    const d = total > 0 ? Math.min(total, stalled(stall, s, e)) : 0;
     r.descheduled += d;
     r.io += d;
-    return d;
+    return { gc: (d * g) / total || 0, cpu: d - ((d * g) / total || 0) };
   };
   const ia = idle.a;
   const wait = (a, s) => {
@@ -62,8 +64,9 @@ function breakdown(st, idle, gc, out, stall) {
     if (w > a) { r.io += w - a; if (out) out.push(['io', a, w]); }
     if (s > w) {
       const g = splitGc(gc, w, s, 'queue', 'queue-gc', out);
-      r.queueGc += g;
-      r.queueCpu += s - w - g - lost(w, s, g);
+      const d = lost(w, s, g);
+      r.queueGc += g - d.gc;
+      r.queueCpu += s - w - g - d.cpu;
     }
   };
   let cur = st.t0;
@@ -73,13 +76,16 @@ function breakdown(st, idle, gc, out, stall) {
     if (e <= s) continue;
     wait(cur, s);
     const g = splitGc(gc, s, e, 'exec', 'exec-gc', out);
-    r.execGc += g;
-    r.execCpu += e - s - g - lost(s, e, g);
+    const d = lost(s, e, g);
+    r.execGc += g - d.gc;
+    r.execCpu += e - s - g - d.cpu;
     cur = e;
   }
   wait(cur, st.t1);
   r.gc = r.queueGc + r.execGc;
   r.cpu = r.queueCpu + r.execCpu;
+  // What the latency would have been with the CPU to itself: ranks requests.
+  r.own = r.latency - r.descheduled;
   return r;
 }
 
@@ -121,17 +127,15 @@ function verdict(tail, typical) {
   }
   const ex = {};
   for (const k of ['io', 'gc', 'cpu']) ex[k] = Math.max(0, tail.breakdownMs[k] - typical.breakdownMs[k]);
+  // The machine's share (the thread descheduled) is reported, not blamed on
+  // the application.
+  const deschedEx = Math.max(0, tail.ioMs.descheduled - typical.ioMs.descheduled);
+  ex.io = Math.max(0, ex.io - deschedEx);
   const cause = ['gc', 'cpu', 'io'].reduce((a, b) => (ex[b] > ex[a] ? b : a));
   const queueCpuEx = Math.max(0, tail.queueMs.cpu - typical.queueMs.cpu);
   const ms = (x) => `${x.toFixed(1)} ms`;
   let boost, advice;
-  const deschedEx = Math.max(0, tail.ioMs.descheduled - typical.ioMs.descheduled);
-  if (cause === 'io' && deschedEx > 0.5 * ex.io) {
-    boost = 'none';
-    advice = `The tail is the machine: a tail request's event loop thread was runnable but not ` +
-      `running (descheduled by the OS) for ${ms(tail.ioMs.descheduled)} of its ${ms(tail.latencyMs)}; ` +
-      'other processes take its CPU. Give the service a CPU of its own; a faster clock will not help.';
-  } else if (cause === 'io') {
+  if (cause === 'io') {
     boost = 'none';
     advice = `The tail is I/O: a tail request spends ${ms(tail.breakdownMs.io)} of its ` +
       `${ms(tail.latencyMs)} waiting with no CPU work on its behalf (a slow backend, a client ` +
@@ -157,16 +161,25 @@ function verdict(tail, typical) {
         ? '; long synchronous callbacks hold the others up: splitting them or moving them to a worker cuts the tail further.'
         : '; the slow requests are slow in their own callbacks: the clock helps, a cheaper handler more.');
   }
+  if (tail.ioMs.descheduled > 0.25 * tail.latencyMs) {
+    advice += ` Besides, the machine is oversubscribed: the event loop's thread was runnable but ` +
+      `not running (descheduled by the OS) for ${ms(tail.ioMs.descheduled)} of a tail request's ` +
+      `${ms(tail.latencyMs)} (counted as I/O); give the service a CPU of its own, no clock speed helps that.`;
+  }
   return { cause, boost, advice };
 }
 
 // The report: tail (>= p99) against typical (below the median).
+// Requests are ranked by their latency less the time the loop's thread was
+// descheduled, so that a noisy neighbour does not decide which requests are
+// the tail (on a machine of its own, that is the latency itself).
 function report(rows, { sample = 1, seen = rows.length, durationS = 0, slowest = [] } = {}) {
   const lat = rows.map((r) => r.latency).sort((a, b) => a - b);
-  const p99 = pct(lat, 99), p50 = pct(lat, 50);
-  const tailRows = rows.filter((r) => r.latency >= p99);
-  const typicalRows = rows.filter((r) => r.latency < p50);
-  const restRows = rows.filter((r) => r.latency < p99);
+  const own = rows.map((r) => r.own).sort((a, b) => a - b);
+  const p99 = pct(own, 99), p50 = pct(own, 50);
+  const tailRows = rows.filter((r) => r.own >= p99);
+  const typicalRows = rows.filter((r) => r.own < p50);
+  const restRows = rows.filter((r) => r.own < p99);
   const tail = group(tailRows, 99);
   const typical = group(typicalRows, 50);
   const rest = group(restRows, 99);

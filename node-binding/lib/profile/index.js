@@ -46,10 +46,11 @@ class Profiler {
     while (n < fin.length && (all || fin[n].t1 < now - SETTLE_MS)) n++;
     const done = fin.splice(0, n);
     for (const st of done) {
-      const minSlow = this.slowest.length < SLOWEST ? -1 : this.slowest[this.slowest.length - 1].latencyMs;
-      const keep = st.t1 - st.t0 > minSlow;
+      const minSlow = this.slowest.length < SLOWEST ? -1 : this.slowest[this.slowest.length - 1].ownMs;
+      let r = breakdown(st, rec.idle, rec.gc, null, rec.stall);
+      const keep = r.own > minSlow;
       const pieces = keep ? [] : null;
-      const r = breakdown(st, rec.idle, rec.gc, pieces, rec.stall);
+      if (keep) r = breakdown(st, rec.idle, rec.gc, pieces, rec.stall);
       this.total++;
       if (this.rows.length < MAX_ROWS) this.rows.push(r);
       else {
@@ -77,10 +78,11 @@ class Profiler {
       latencyMs: round(r.latency),
       breakdownMs: { io: round(r.io), gc: round(r.gc), cpu: round(r.cpu) },
       descheduledMs: round(r.descheduled),
+      ownMs: round(r.own),
       queueMs: { gc: round(r.queueGc), cpu: round(r.queueCpu) },
       path: path.length > 400 ? path.slice(0, 400) : path,
     });
-    this.slowest.sort((a, b) => b.latencyMs - a.latencyMs);
+    this.slowest.sort((a, b) => b.ownMs - a.ownMs);
     if (this.slowest.length > SLOWEST) this.slowest.length = SLOWEST;
   }
 

@@ -1,0 +1,111 @@
+'use strict';
+// eventboost/profile as a preload: -r and --import, no code change, the
+// application's own behaviour (output, exit code) unchanged, the
+// environment validated, the report written at exit or after
+// EVENTBOOST_PROFILE_SECONDS, sampling.
+const test = require('node:test');
+const assert = require('node:assert');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+// An application folder that depends on eventboost, as a user's would.
+const app = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-profile-app-'));
+fs.mkdirSync(path.join(app, 'node_modules'));
+fs.symlinkSync(path.resolve(__dirname, '../..'), path.join(app, 'node_modules', 'eventboost'));
+// A server that asks itself N requests, one after the other, then ends
+// with exit code 7 -- or, with WAIT_FOR, first waits for that file.
+const body = `
+const server = http.createServer((req, res) => setImmediate(() => res.end('ok')));
+server.listen(0, '127.0.0.1', async () => {
+  const agent = new http.Agent({ keepAlive: true });
+  const n = Number(process.env.N || 40);
+  for (let i = 0; i < n; i++) {
+    await new Promise((r) => http.get({ host: '127.0.0.1', port: server.address().port, path: '/' + i, agent },
+      (res) => { res.resume(); res.on('end', r); }));
+  }
+  agent.destroy();
+  server.close();
+  const w = process.env.WAIT_FOR;
+  if (w) { for (let k = 0; k < 200 && !fs.existsSync(w); k++) await new Promise((r) => setTimeout(r, 100)); console.log('report seen', fs.existsSync(w)); }
+  console.log('app ran');
+  process.exitCode = 7;
+});
+`;
+fs.writeFileSync(path.join(app, 'app.js'), `const http = require('node:http'); const fs = require('node:fs');\n${body}`);
+fs.writeFileSync(path.join(app, 'app.mjs'), `import http from 'node:http'; import fs from 'node:fs';\n${body}`);
+
+function run(args, env = {}) {
+  const r = spawnSync(process.execPath, args, {
+    cwd: app, encoding: 'utf8', timeout: 60000, env: { PATH: process.env.PATH, ...env },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const read = (f) => JSON.parse(fs.readFileSync(path.join(app, f), 'utf8'));
+
+test('node -r eventboost/profile: default report beside the app, application unchanged', () => {
+  fs.rmSync(path.join(app, 'eventboost-profile.json'), { force: true });
+  const r = run(['-r', 'eventboost/profile', 'app.js']);
+  assert.deepStrictEqual(r, { code: 7, out: 'app ran\n', err: '' });
+  const rep = read('eventboost-profile.json');
+  assert.strictEqual(rep.requests, 40);
+  assert.ok(['gc', 'cpu', 'io'].includes(rep.verdict.cause));
+  assert.ok(['gc', 'queue', 'gc+queue', 'none'].includes(rep.verdict.boost));
+  assert.match(fs.readFileSync(path.join(app, 'eventboost-profile.html'), 'utf8'), /^<!doctype html>[^]*<svg/);
+});
+
+test('node --import eventboost/profile with an ES module application', () => {
+  const r = run(['--import', 'eventboost/profile', 'app.mjs'], { EVENTBOOST_PROFILE_OUT: 'esm/out.json' });
+  assert.deepStrictEqual(r, { code: 7, out: 'app ran\n', err: '' });
+  assert.strictEqual(read('esm/out.json').requests, 40);
+  assert.ok(fs.existsSync(path.join(app, 'esm/out.html')));
+});
+
+test('EVENTBOOST_PROFILE_SECONDS: the report is written while the application still runs', () => {
+  const out = path.join(app, 'timed.json');
+  fs.rmSync(out, { force: true });
+  const r = run(['-r', 'eventboost/profile', 'app.js'],
+    { EVENTBOOST_PROFILE_OUT: out, EVENTBOOST_PROFILE_SECONDS: '0.5', WAIT_FOR: out });
+  assert.strictEqual(r.code, 7);
+  assert.strictEqual(r.out, 'report seen true\napp ran\n');
+  assert.match(r.err, /^eventboost: profile of \d+ requests \(0\.5 s\): tail is (gc|cpu|io), boost/);
+  assert.strictEqual(r.err.split('\n').filter(Boolean).length, 1);
+});
+
+test('EVENTBOOST_PROFILE_SAMPLE profiles that fraction of the requests', () => {
+  const r = run(['-r', 'eventboost/profile', 'app.js'],
+    { EVENTBOOST_PROFILE_OUT: 'sampled.json', EVENTBOOST_PROFILE_SAMPLE: '0.25', N: '400' });
+  assert.strictEqual(r.code, 7);
+  const rep = read('sampled.json');
+  assert.strictEqual(rep.seenRequests, 400);
+  assert.strictEqual(rep.sample, 0.25);
+  // Binomial(400, 0.25): mean 100, sd ~8.7; 40 .. 160 is ~7 sd either side.
+  assert.ok(rep.requests > 40 && rep.requests < 160, `${rep.requests} profiled`);
+});
+
+test('a bad variable: one line naming it, application unchanged and unprofiled', () => {
+  for (const [env, re] of [[{ EVENTBOOST_PROFILE_SAMPLE: '2' }, /EVENTBOOST_PROFILE_SAMPLE must be a fraction/],
+    [{ EVENTBOOST_PROFILE_SAMPLE: 'x' }, /EVENTBOOST_PROFILE_SAMPLE must be a fraction/],
+    [{ EVENTBOOST_PROFILE_SECONDS: '-1' }, /EVENTBOOST_PROFILE_SECONDS must be a number of seconds/],
+    [{ EVENTBOOST_PROFILE_OUT: '' }, /EVENTBOOST_PROFILE_OUT must be a file name/]]) {
+    fs.rmSync(path.join(app, 'eventboost-profile.json'), { force: true });
+    const r = run(['-r', 'eventboost/profile', 'app.js'], env);
+    assert.strictEqual(r.code, 7);
+    assert.strictEqual(r.out, 'app ran\n');
+    assert.strictEqual(r.err.split('\n').filter(Boolean).length, 1, r.err);
+    assert.match(r.err, re);
+    assert.match(r.err, /running without the profiler/);
+    assert.ok(!fs.existsSync(path.join(app, 'eventboost-profile.json')));
+  }
+});
+
+test('no HTTP server: an empty report, nothing else changes', () => {
+  fs.writeFileSync(path.join(app, 'plain.js'), "console.log('plain'); process.exitCode = 3;\n");
+  const r = run(['-r', 'eventboost/profile', 'plain.js'], { EVENTBOOST_PROFILE_OUT: 'plain.json' });
+  assert.deepStrictEqual(r, { code: 3, out: 'plain\n', err: '' });
+  const rep = read('plain.json');
+  assert.strictEqual(rep.requests, 0);
+  assert.deepStrictEqual(rep.verdict.boost, 'none');
+});

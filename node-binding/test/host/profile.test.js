@@ -1,0 +1,183 @@
+'use strict';
+// eventboost/profile on services with a planted, known cause of their tail,
+// each under open-loop load: the verdict must name that cause and every
+// breakdown must add up to its latency.  Verdicts and sums only, no times.
+const test = require('node:test');
+const assert = require('node:assert');
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { openLoop } = require('../fixtures/profile/load');
+
+const PRELOAD = path.resolve(__dirname, '../../profile.js');
+const FIX = path.resolve(__dirname, '../fixtures/profile');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-profile-'));
+
+// Start `script` under the profiler; resolves with the port it prints.
+function service(script, { args = [], nodeArgs = [], env = {}, name, readyPath, port: fixedPort }) {
+  // (not NAME.json: json-server reads ./json-server.json as its config)
+  const out = path.join(tmp, `profile-${name}.json`);
+  const child = spawn(process.execPath, [...nodeArgs, '-r', PRELOAD, script, ...args], {
+    cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH, EVENTBOOST_PROFILE_OUT: out, ...env },
+  });
+  let stderr = '';
+  let stdout = '';
+  let polls = 0;
+  child.stderr.on('data', (d) => { stderr += d; });
+  child.stdout.on('data', (d) => { stdout += d; });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const port = new Promise((resolve, reject) => {
+    let buf = '';
+    let gone = false;
+    exited.then((how) => { gone = true; reject(new Error(`${name} exited (${JSON.stringify(how)}) before listening: ${stderr} ${stdout}`)); });
+    if (readyPath) {
+      // An application of its own: poll its port until it answers.
+      const poll = () => !gone && http.get({ host: '127.0.0.1', port: fixedPort, path: readyPath }, (res) => {
+        res.resume();
+        polls++;
+        if (res.statusCode === 200) resolve(fixedPort); else setTimeout(poll, 100);
+      }).on('error', () => setTimeout(poll, 100));
+      child.stdout.resume();
+      poll();
+      return;
+    }
+    child.stdout.on('data', (d) => {
+      buf += d;
+      const m = /^(\d+)\n/.exec(buf);
+      if (m) resolve(Number(m[1]));
+    });
+  });
+  const stop = async () => {
+    child.kill('SIGTERM');
+    const how = await exited;
+    assert.strictEqual(how.signal, 'SIGTERM', `${name} dies of SIGTERM as it would unprofiled; stderr: ${stderr}`);
+    assert.strictEqual(stderr, '', 'the profiler prints nothing');
+    const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const html = fs.readFileSync(out.replace(/\.json$/, '.html'), 'utf8');
+    return { report, html, polls };
+  };
+  return { port, stop, child };
+}
+
+function assertSums(report) {
+  for (const g of ['tail', 'typical', 'rest']) {
+    const { latencyMs, breakdownMs: b } = report[g];
+    const sum = b.io + b.gc + b.cpu;
+    assert.ok(Math.abs(sum - latencyMs) <= 0.1 * latencyMs,
+      `${g}: io ${b.io} + gc ${b.gc} + cpu ${b.cpu} = ${sum} is within 10% of ${latencyMs}`);
+  }
+  for (const s of report.slowest) {
+    const { io, gc, cpu } = s.breakdownMs;
+    assert.ok(Math.abs(io + gc + cpu - s.latencyMs) <= 0.1 * s.latencyMs, `slowest ${s.request} sums`);
+  }
+}
+
+function assertCore(report, n) {
+  assert.deepStrictEqual(Object.keys(report).slice(0, 4), ['requests', 'tail', 'typical', 'verdict']);
+  assert.strictEqual(report.requests, n, 'every request was followed to the end of its response');
+  assert.strictEqual(report.tail.percentile, 99);
+  assert.ok(report.tail.count >= Math.floor(n / 100) && report.tail.count < n / 10, `tail count ${report.tail.count}`);
+  assert.ok(report.typical.count > 0 && report.typical.count <= n / 2);
+  for (const g of ['tail', 'typical']) {
+    assert.deepStrictEqual(Object.keys(report[g]).slice(0, 4), ['percentile', 'count', 'latencyMs', 'breakdownMs']);
+    assert.deepStrictEqual(Object.keys(report[g].breakdownMs), ['io', 'gc', 'cpu']);
+  }
+  assert.ok(report.tail.latencyMs > report.typical.latencyMs);
+  assert.strictEqual(typeof report.verdict.advice, 'string');
+  assertSums(report);
+}
+
+// On an oversubscribed machine the OS can deschedule the service for
+// seconds (the report says so: ioMs.descheduled).  The profiler ranks
+// requests without that time, but a service that got a small part of a CPU
+// says little about its planted cause: such a run is measured again, once;
+// the verdict asserted is always that of the last run.
+const ATTEMPTS = 2;
+const drowned = (r) => r.tail.ioMs.descheduled > 0.5 * r.tail.latencyMs;
+
+async function profiled(script, options, load, t) {
+  for (let attempt = 1; ; attempt++) {
+    const opts = typeof options === 'function' ? await options() : options;
+    const svc = service(path.resolve(FIX, script), opts);
+    const port = await svc.port;
+    const results = await openLoop({ port, ...load });
+    assert.strictEqual(results.filter((r) => !r.ok).length, 0, 'every request answered');
+    const out = await svc.stop();
+    assertCore(out.report, load.count + out.polls);
+    if (attempt === ATTEMPTS || !drowned(out.report)) return out;
+    t.diagnostic(`attempt ${attempt}: the service was descheduled ${out.report.tail.ioMs.descheduled} ms ` +
+      `of its ${out.report.tail.latencyMs} ms tail; measuring again`);
+  }
+}
+
+test('GC: large live heap, allocation-heavy requests -> cause gc, GC-Boost', async (t) => {
+  const { report } = await profiled('gc-service.js', {
+    name: 'gc', nodeArgs: ['--max-old-space-size=160', '--no-incremental-marking', '--no-concurrent-marking'],
+  }, { rate: 60, count: 400 }, t);
+  assert.strictEqual(report.verdict.cause, 'gc', report.verdict.advice);
+  assert.match(report.verdict.boost, /^gc(\+queue)?$/);
+});
+
+test('CPU: rare long synchronous callbacks -> cause cpu, Queue-Boost', async (t) => {
+  const { report } = await profiled('cpu-service.js', { name: 'cpu' }, { rate: 100, count: 600 }, t);
+  assert.strictEqual(report.verdict.cause, 'cpu', report.verdict.advice);
+  assert.match(report.verdict.boost, /queue/);
+});
+
+test('I/O: a slow backend for a few requests -> cause io, no boost', async (t) => {
+  const backend = http.createServer((req, res) => {
+    if (req.url.startsWith('/slow')) setTimeout(() => res.end('slow'), 1000); else res.end('fast');
+  });
+  await new Promise((r) => backend.listen(0, '127.0.0.1', r));
+  try {
+    const { report } = await profiled('backend-service.js', {
+      name: 'backend', env: { BACKEND_PORT: String(backend.address().port) },
+    }, { rate: 50, count: 400, pick: (i) => ({ path: i % 50 === 7 ? `/slow/${i}` : `/fast/${i}` }) }, t);
+    assert.strictEqual(report.verdict.cause, 'io', report.verdict.advice);
+    assert.strictEqual(report.verdict.boost, 'none');
+    assert.match(report.verdict.advice, /faster clock will not help/);
+    assert.ok(report.slowest.filter((s) => s.request.startsWith('GET /slow/')).length >= 4, 'the slowest are mostly the slow-backend ones');
+  } finally {
+    backend.closeAllConnections();
+    backend.close();
+  }
+});
+
+test('I/O: large responses to a slow reader -> cause io, no boost', async (t) => {
+  const { report, html } = await profiled('bigres-service.js', { name: 'bigres' },
+    { rate: 50, count: 400, pick: (i) => (i % 50 === 13 ? { path: '/big', slowReadMs: 1000 } : { path: `/small/${i}` }) }, t);
+  assert.strictEqual(report.verdict.cause, 'io', report.verdict.advice);
+  assert.strictEqual(report.verdict.boost, 'none');
+  assert.ok(report.slowest.filter((s) => s.request === 'GET /big').length >= 4, 'the slowest are mostly the large responses');
+  // The page stands alone: inline SVG, nothing fetched.
+  assert.match(html, /<svg/);
+  assert.doesNotMatch(html, /(src|href)=["']?https?:/);
+  assert.doesNotMatch(html, /<script/);
+});
+
+// A free port for an application that wants one on its command line.
+function freePort() {
+  return new Promise((resolve) => {
+    const s = http.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test('json-server from npm, unchanged: 1% whole-collection reads -> cause cpu', async (t) => {
+  const db = path.join(tmp, 'db.json');
+  const items = [];
+  for (let i = 1; i <= 10000; i++) items.push({ id: i, title: `item ${i}`, body: 'lorem ipsum '.repeat(4), done: i % 3 === 0 });
+  fs.writeFileSync(db, JSON.stringify({ items }));
+  const bin = require.resolve('json-server/lib/cli/bin.js');
+  const { report } = await profiled(bin, async () => {
+    const port = await freePort();
+    return { name: 'json-server', args: ['--port', String(port), '--host', '127.0.0.1', '--quiet', db], port, readyPath: '/items/1' };
+  }, { rate: 40, count: 400, pick: (i) => ({ path: i % 100 === 42 ? '/items' : `/items/${1 + ((i * 7919) % 10000)}` }) }, t);
+  assert.strictEqual(report.verdict.cause, 'cpu', report.verdict.advice);
+  assert.match(report.verdict.boost, /queue/);
+});
