@@ -85,6 +85,12 @@ const POLICIES = [
   // boosting the scavenges costs, and that with Queue-Boost.
   { name: 'eb-gc-marking', gov: 'eventboost', eb: 'gcmark' },
   { name: 'eb-gc-marking+queue', gov: 'eventboost', eb: 'allmark' },
+  // The in-kernel alternative: schedutil with the loop thread's uclamp_min
+  // raised to 1024 from GC enter to GC exit of the major GC cycles (the
+  // package's hooks, whose two ioctls uclamp-shim.so, preloaded into a
+  // server of its own, turns into sched_setattr()).  Kernels with
+  // CONFIG_UCLAMP_TASK only (phase "requires": "uclamp").
+  { name: 'uclamp', gov: 'schedutil', eb: 'gcmark', preload: path.join(TOP, 'build/experiment-uclamp-shim.so') },
 ];
 for (const p of POLICIES) p.hints = Boolean((p.eb && p.eb !== 'off') || p.oracle);
 
@@ -101,7 +107,15 @@ const narrowSvc = process.env.EXPERIMENT_SERVICES ? process.env.EXPERIMENT_SERVI
 const narrowPol = process.env.EXPERIMENT_POLICIES ? ['fixed-2.6', ...process.env.EXPERIMENT_POLICIES.split(',')] : null;
 if (narrowSvc) pick(SERVICES, narrowSvc, 'EXPERIMENT_SERVICES');
 if (narrowPol) pick(POLICIES, narrowPol, 'EXPERIMENT_POLICIES');
-const PHASES = CONFIG.phases.filter((ph) => !(QUICK || PRIOR) || ph.name === 'headline').map((ph) => ({
+const UCLAMP = fs.existsSync('/proc/sys/kernel/sched_util_clamp_min');
+const skipped = [];
+const PHASES = CONFIG.phases.filter((ph) => !(QUICK || PRIOR) || ph.name === 'headline').filter((ph) => {
+  if (ph.requires === 'uclamp' && !UCLAMP) {
+    skipped.push(`${ph.name}: this kernel has no CONFIG_UCLAMP_TASK`);
+    return false;
+  }
+  return true;
+}).map((ph) => ({
   ...ph,
   reps: Number(process.env.EXPERIMENT_REPS || (QUICK ? 1 : ph.reps)),
   services: pick(SERVICES, (ph.services || CONFIG.services).filter((n) => !narrowSvc || narrowSvc.includes(n)), 'config'),
@@ -184,13 +198,14 @@ const servers = new Map();
 let nextPort = 8100;
 
 async function server(svc, p, pin) {
-  const key = `${svc.name}|${pin}|${p.node ? p.name : 'shared'}`;
+  const key = `${svc.name}|${pin}|${p.node || p.preload ? p.name : 'shared'}`;
   if (servers.has(key)) return servers.get(key);
   const port = nextPort;
   const controlPort = nextPort + 1;
   nextPort += 2;
   const env = { ...process.env, ...(svc.env || {}), PORT: String(port), CONTROL_PORT: String(controlPort), ORACLE_URLS: svc.tail };
   delete env.EVENTBOOST;
+  if (p.preload) env.LD_PRELOAD = p.preload;
   const args = ['-c', pin === 'loop' ? '0' : '1', process.execPath, ...(p.node || []), '-r', path.join(TOP, 'experiment/control.js')];
   args.push(svc.script, ...(svc.args ? svc.args(port) : []));
   const t0 = Date.now();
@@ -282,8 +297,9 @@ async function main() {
   const runs = PRIOR ? [...PRIOR.runs] : [];
   const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({
     secs: SECS, warm: WARM, grace: GRACE, config: CONFIG, quick: QUICK,
-    reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, contaminated, runs,
+    reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, skipped, contaminated, runs,
   }));
+  for (const m of skipped) log(`phase ${m}: skipped`);
   const started = Date.now();
   const sum = (b) => Object.values(b).reduce((a, x) => a + x, 0);
   const fixed26 = POLICIES.find((p) => p.name === 'fixed-2.6');

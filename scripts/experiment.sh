@@ -24,6 +24,8 @@ step "build libeventboost, the Node package and json-server"
 make -s userlib >/dev/null || exit 1
 eb_build_node || exit 1
 (cd experiment && npm install --no-audit --no-fund --loglevel=error >/dev/null) || exit 1
+# The uclamp policy's preload (experiment/uclamp-shim.c).
+cc -O2 -Wall -shared -fPIC -o build/experiment-uclamp-shim.so experiment/uclamp-shim.c -ldl || exit 1
 
 out=${EXPERIMENT_OUT:-$top/build/experiment}
 if [ -n "${EXPERIMENT_EXTEND:-}" ]; then
