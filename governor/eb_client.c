@@ -24,6 +24,11 @@ module_param(dev_mode, ushort, 0444);
 MODULE_PARM_DESC(dev_mode, "Mode of /dev/eventboost (default 0660; group from udev)");
 
 struct eb_client {
+	/*
+	 * The process the client acts for, fixed at open: EB_IOC_BIND takes
+	 * only threads of it.  Compared without c->lock (c->task changes).
+	 */
+	struct pid *tgid;
 	raw_spinlock_t lock;		/* all fields below */
 	struct task_struct *task;	/* bound thread, reference held */
 	unsigned int votes;		/* EB_VOTE_* */
@@ -107,19 +112,24 @@ static int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 static enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 {
 	struct eb_client *c = container_of(timer, struct eb_client, timer);
-	u64 max_ns, now = ktime_get_ns();
 	int from = -1, to = -1, wd_cpu = -1;
 	unsigned int votes;
 	unsigned long flags;
+	u64 max_ns, now;
 
 	raw_spin_lock_irqsave(&c->lock, flags);
+	/*
+	 * Read under the lock: a vote started on another CPU since would
+	 * otherwise be younger than now and end at once as a watchdog end.
+	 */
+	now = ktime_get_ns();
 	votes = c->votes;
 	if (!votes)
 		goto unlock;
 	if ((votes & EB_VOTE_TIMED) && now >= c->timed_end_ns)
 		votes &= ~EB_VOTE_TIMED;
 	max_ns = eb_client_max_ns(c);
-	if (votes && now - c->vote_start_ns >= max_ns) {
+	if (votes && now >= c->vote_start_ns + max_ns) {
 		wd_cpu = c->vote_cpu;
 		votes = 0;
 	}
@@ -148,12 +158,13 @@ unlock:
 static long eb_client_vote(struct eb_client *c, unsigned int set,
 			   unsigned int clear, u64 timed_us, int reason)
 {
-	u64 now = ktime_get_ns();
 	unsigned int votes;
 	unsigned long flags;
 	int cpu, from, ret = 0;
+	u64 now;
 
 	raw_spin_lock_irqsave(&c->lock, flags);
+	now = ktime_get_ns();
 	if (eb_task_gone(c->task)) {
 		from = eb_client_set_votes(c, 0, -1, now);
 		raw_spin_unlock_irqrestore(&c->lock, flags);
@@ -323,7 +334,7 @@ static long eb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	}
 
 	/* A client acts only for the process it is bound in. */
-	if (!same_thread_group(current, c->task))
+	if (task_tgid(current) != c->tgid)
 		return -EPERM;
 
 	switch (cmd) {
@@ -357,6 +368,7 @@ static int eb_open(struct inode *inode, struct file *file)
 	c->vote_cpu = -1;
 	c->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
 	c->task = get_task_struct(current);
+	c->tgid = get_pid(task_tgid(current));
 
 	mutex_lock(&eb_clients_lock);
 	list_add(&c->node, &eb_clients);
@@ -383,6 +395,7 @@ static int eb_release(struct inode *inode, struct file *file)
 		eb_cpu_update(from, -1, 0, true);
 
 	put_task_struct(c->task);
+	put_pid(c->tgid);
 	kfree(c);
 	return 0;
 }

@@ -252,7 +252,11 @@ static void eb_gov_limits(struct cpufreq_policy *policy)
 static struct cpufreq_governor eb_gov = {
 	.name = "eventboost",
 	.owner = THIS_MODULE,
-	.flags = CPUFREQ_GOV_DYNAMIC_SWITCHING,
+	/*
+	 * The target is the frequency, not a floor: intel_cpufreq on HWP
+	 * otherwise lets the hardware run anywhere up to policy->max.
+	 */
+	.flags = CPUFREQ_GOV_DYNAMIC_SWITCHING | CPUFREQ_GOV_STRICT_TARGET,
 	.init = eb_gov_init,
 	.exit = eb_gov_exit,
 	.start = eb_gov_start,

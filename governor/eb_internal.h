@@ -3,11 +3,14 @@
  * eventboost internals shared by the governor, the policy logic and the
  * hint device.
  *
- * Locking, outermost first:
- *   eb_clients_lock (mutex)  -> eb_client.lock (raw) ; never held together
- *   with eb_policy.lock (raw), which is innermost and taken from hard-irq
- *   context (hrtimers, IPIs).  eb_policy.work_lock (mutex) is taken only by
- *   the worker and the limits callback, never under a raw lock.
+ * Locking, outermost first (a lock is only ever taken under those above it):
+ *   eb_clients_lock (mutex) -> eb_client.lock (raw) -> eb_policy.lock (raw)
+ *   eb_policy.work_lock (mutex) -> eb_policy.lock (raw)
+ * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
+ * allows it (eb_cpu_may_boost()).  Both raw locks are taken from hard-irq
+ * context (hrtimers, IPIs).  eb_policy.work_lock serializes the slow path's
+ * ->target() (worker, limits, tunable writes, stop); it is never taken
+ * under a raw lock.  The per-CPU policy pointers (eb_cpus) are RCU.
  */
 #ifndef _EB_INTERNAL_H
 #define _EB_INTERNAL_H

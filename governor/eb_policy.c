@@ -186,6 +186,12 @@ static void eb_apply_ipi(void *info)
 	raw_spin_unlock(&ebp->lock);
 }
 
+/*
+ * The csd is free again before this runs, and ipi_pending is cleared before
+ * the unlock (a kick after it must send its own IPI): eb_policy_stop()
+ * waits for ipi_pending, then for an RCU grace period, which this
+ * interrupts-off handler holds up until it has let go of ebp.
+ */
 static void eb_apply_ipi_async(void *info)
 {
 	struct eb_policy *ebp = info;
@@ -365,8 +371,8 @@ void eb_policy_stop(struct eb_policy *ebp)
 	for_each_cpu(cpu, ebp->policy->related_cpus)
 		if (rcu_access_pointer(per_cpu(eb_cpus, cpu).ebp) == ebp)
 			RCU_INIT_POINTER(per_cpu(eb_cpus, cpu).ebp, NULL);
-	synchronize_rcu();
 
+	/* Every apply path checks started under the lock. */
 	raw_spin_lock_irqsave(&ebp->lock, flags);
 	now = ktime_get_ns();
 	eb_account(ebp, now);
@@ -377,13 +383,24 @@ void eb_policy_stop(struct eb_policy *ebp)
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 
 	hrtimer_cancel(&ebp->budget_timer);
-	/* No new IPI after !started; wait for one in flight. */
+	/* No new IPI after !started; wait for one in flight ... */
 	while (READ_ONCE(ebp->ipi_pending))
 		cpu_relax();
+	/*
+	 * ... and for its handler to unlock (see eb_apply_ipi_async()), and
+	 * for the hints that still found ebp through eb_cpus.
+	 */
+	synchronize_rcu();
 	cancel_work_sync(&ebp->sweep_work);
 	if (ebp->worker)
 		kthread_cancel_work_sync(&ebp->work);
+	/*
+	 * A tunable write's retune applies on its own thread, not the
+	 * worker's: wait until it has left the driver.
+	 */
+	mutex_lock(&ebp->work_lock);
 	ebp->work_in_progress = false;
+	mutex_unlock(&ebp->work_lock);
 }
 
 /* Re-decide after a tunable or limits change and apply at once. */

@@ -87,6 +87,9 @@ static int set_policy_attr(int pol, const char *name, const char *val)
 
 struct drv_policy {
 	long cur, overlaps, offcpu, changes;
+	/* at the last change: policy->strict_target and the limits */
+	int strict;
+	long min, max;
 };
 
 struct drv_change {
@@ -111,8 +114,10 @@ static int drv_read(int pol, struct drv_policy *p, struct drv_change *last)
 		struct drv_policy dp;
 		int pc;
 
-		if (sscanf(line, "policy %d cur %ld overlaps %ld offcpu %ld changes %ld",
-			   &pc, &dp.cur, &dp.overlaps, &dp.offcpu, &dp.changes) == 5) {
+		if (sscanf(line, "policy %d cur %ld overlaps %ld offcpu %ld changes %ld "
+			   "strict %d min %ld max %ld",
+			   &pc, &dp.cur, &dp.overlaps, &dp.offcpu, &dp.changes,
+			   &dp.strict, &dp.min, &dp.max) == 8) {
 			if (pc == pol) {
 				*p = dp;
 				found = 1;
@@ -783,6 +788,230 @@ TEST_F(eb, apply_path_and_driver_rules)
 		EXPECT_EQ(0, dp.offcpu);
 	}
 	close(fd);
+}
+
+/*
+ * The target is the frequency to run at, not a floor (intel_cpufreq on HWP
+ * would otherwise let the hardware go up to the maximum), and the driver
+ * is given the policy's limits.
+ */
+TEST_F(eb, driver_is_told_the_target_is_strict)
+{
+	int pol = self->pol_last, fd;
+	struct drv_policy dp;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	ASSERT_EQ(0, drv_read(pol, &dp, NULL));
+	EXPECT_EQ(1, dp.strict);
+	EXPECT_EQ(800000, dp.min);
+	EXPECT_EQ(4000000, dp.max);
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "3300000"));
+	EXPECT_EQ(3300000, wait_khz(pol, 3300000, 2000));
+	ASSERT_EQ(0, drv_read(pol, &dp, NULL));
+	EXPECT_EQ(1, dp.strict);
+	EXPECT_EQ(3300000, dp.max);
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "4000000"));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	close(fd);
+}
+
+struct flip_arg {
+	int fd, cpu, stop, errors;
+	long n;
+};
+
+/* GC enter/exit on a shared client as fast as possible. */
+static void *gc_flipper(void *p)
+{
+	struct flip_arg *a = p;
+
+	pin(a->cpu);
+	while (!__atomic_load_n(&a->stop, __ATOMIC_RELAXED)) {
+		if (hint(a->fd, EB_IOC_GC_ENTER) || hint(a->fd, EB_IOC_GC_EXIT))
+			a->errors++;
+		a->n++;
+	}
+	return NULL;
+}
+
+/*
+ * A vote that starts on one CPU while the client's timer runs on another
+ * is not ended at once as a watchdog end (the timer read the clock before
+ * it took the client's lock: the vote looked younger than zero).  The
+ * watchdog is 10 s and the run 2 s: any watchdog end is spurious.
+ */
+TEST_F(eb, no_spurious_watchdog_ends)
+{
+	struct eb_policy_stats st0[2], st1[2];
+	struct flip_arg a[2];
+	pthread_t t[2];
+	int fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, eb_policy_stats(fd, 0, &st0[0]));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0[1]));
+	for (int i = 0; i < 2; i++) {
+		a[i] = (struct flip_arg){ .fd = fd, .cpu = i ? self->last_cpu : 0 };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, gc_flipper, &a[i]));
+	}
+	msleep(2000);
+	for (int i = 0; i < 2; i++) {
+		__atomic_store_n(&a[i].stop, 1, __ATOMIC_RELAXED);
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(0, a[i].errors);
+	}
+	ASSERT_EQ(0, eb_policy_stats(fd, 0, &st1[0]));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1[1]));
+	EXPECT_EQ(st0[0].watchdog_ends, st1[0].watchdog_ends)
+		TH_LOG("%ld + %ld enter/exit pairs", a[0].n, a[1].n);
+	EXPECT_EQ(st0[1].watchdog_ends, st1[1].watchdog_ends);
+	close(fd);
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+}
+
+struct switch_arg {
+	int pol, stop;
+	long n;
+};
+
+static void *gov_switcher(void *p)
+{
+	struct switch_arg *a = p;
+
+	while (!__atomic_load_n(&a->stop, __ATOMIC_RELAXED)) {
+		set_policy_attr(a->pol, "scaling_governor", "performance");
+		set_policy_attr(a->pol, "scaling_governor", "eventboost");
+		a->n++;
+	}
+	return NULL;
+}
+
+static void *tunable_writer(void *p)
+{
+	struct switch_arg *a = p;
+
+	/* The tunables come and go with the governor: errors are expected. */
+	while (!__atomic_load_n(&a->stop, __ATOMIC_RELAXED)) {
+		set_tunable(a->pol, "base_freq", a->n & 1 ? "1600000" : "3300000");
+		set_tunable(a->pol, "budget_pct", a->n & 1 ? "60" : "100");
+		a->n++;
+	}
+	return NULL;
+}
+
+/*
+ * Stop waits for everything that may still be applying: a tunable write's
+ * retune in the driver (->target() after stop, concurrent with the next
+ * governor's), a remote fast switch's IPI handler (use after free under
+ * KASAN), hints that found the policy just before.  The driver counts calls
+ * that overlap and fast switches off the policy's CPUs.
+ */
+TEST_F(eb, governor_switch_races_tunables_and_hints)
+{
+	struct switch_arg sw = { .pol = self->pol_last }, tw = { .pol = self->pol_last };
+	struct flip_arg a = { .cpu = 0 };
+	pthread_t ts, tt, tf;
+	struct drv_policy dp;
+
+	a.fd = eb_open();
+	ASSERT_GE(a.fd, 0);
+	/* Bound to a thread on the last CPU; hints from CPU 0 (IPIs). */
+	ASSERT_EQ(0, pin(self->last_cpu));
+	ASSERT_EQ(0, pthread_create(&tf, NULL, gc_flipper, &a));
+	ASSERT_EQ(0, pthread_create(&ts, NULL, gov_switcher, &sw));
+	ASSERT_EQ(0, pthread_create(&tt, NULL, tunable_writer, &tw));
+	msleep(3000);
+	__atomic_store_n(&sw.stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&tw.stop, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(ts, NULL);
+	pthread_join(tt, NULL);
+	pthread_join(tf, NULL);
+	EXPECT_EQ(0, a.errors);
+	EXPECT_GE(sw.n, 1);
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
+	for (int i = 0; i < self->npol; i++) {
+		ASSERT_EQ(0, drv_read(self->pols[i], &dp, NULL));
+		EXPECT_EQ(0, dp.overlaps) TH_LOG("%ld switches, %ld tunable writes", sw.n, tw.n);
+		EXPECT_EQ(0, dp.offcpu);
+	}
+	close(a.fd);
+}
+
+struct binder_arg {
+	int fd, stop, errors;
+	long n;
+};
+
+static void *short_lived(void *p)
+{
+	struct eb_bind b = { 0 };
+
+	/* Bind the client to this thread, then exit (and be reaped). */
+	if (ioctl(*(int *)p, EB_IOC_BIND, &b))
+		return (void *)1;
+	return NULL;
+}
+
+static void *binder(void *p)
+{
+	struct binder_arg *a = p;
+
+	while (!__atomic_load_n(&a->stop, __ATOMIC_RELAXED)) {
+		pthread_t t;
+		void *ret;
+
+		if (pthread_create(&t, NULL, short_lived, &a->fd))
+			continue;
+		pthread_join(t, &ret);
+		if (ret)
+			a->errors++;
+		a->n++;
+	}
+	return NULL;
+}
+
+/*
+ * Hints race EB_IOC_BIND to threads that exit at once: the permission
+ * check must not look at a bound thread that BIND has just let go (use
+ * after free under KASAN).  Every hint either works or finds the bound
+ * thread gone; none is refused as from another process.
+ */
+TEST_F(eb, hints_race_bind_to_exiting_threads)
+{
+	struct binder_arg b = { 0 };
+	long eperm = 0, other = 0, n = 0;
+	pthread_t t;
+	uint64_t end;
+
+	b.fd = eb_open();
+	ASSERT_GE(b.fd, 0);
+	ASSERT_EQ(0, pthread_create(&t, NULL, binder, &b));
+	end = eb_now_ns() + 2000000000ull;
+	while (eb_now_ns() < end) {
+		int ret = hint(b.fd, n & 1 ? EB_IOC_GC_EXIT : EB_IOC_GC_ENTER);
+
+		if (ret == -EPERM)
+			eperm++;
+		else if (ret && ret != -ESRCH)
+			other++;
+		n++;
+	}
+	__atomic_store_n(&b.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, b.errors);
+	EXPECT_EQ(0, eperm);
+	EXPECT_EQ(0, other) TH_LOG("%ld hints, %ld binds", n, b.n);
+	EXPECT_GE(b.n, 1);
+	close(b.fd);
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
 }
 
 TEST_F(eb, counters_latency_and_time_in_state)

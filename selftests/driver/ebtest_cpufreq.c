@@ -7,11 +7,16 @@
  * of every frequency change the governor asked for, which the tests read
  * from /dev/ebtest_cpufreq:
  *
- *   policy <policy_cpu> cur <khz> overlaps <n> offcpu <n> changes <n>
+ *   policy <policy_cpu> cur <khz> overlaps <n> offcpu <n> changes <n> \
+ *	strict <0|1> min <khz> max <khz>
  *   ...one line per active policy, then the recorded changes, oldest first:
  *   change <seq> <ts_ns> <policy_cpu> <on_cpu> <khz> <f|t>
  *   ...and with emulate=1, per online CPU and frequency:
  *   busy <cpu> <khz> <ns>
+ *
+ * strict, min and max are what the cpufreq core asked of the driver at the
+ * last change: policy->strict_target (the governor's target is the
+ * frequency, not a floor) and the policy's limits.
  *
  * Writing "clear" empties the change record; sequence numbers go on.
  *
@@ -63,7 +68,7 @@
 #define EBT_MAX_FREQS		16
 #define EBT_RING_SIZE		4096	/* a power of two */
 #define EBT_LATENCY_NS		(10 * NSEC_PER_USEC)
-#define EBT_POLICY_LINE_MAX	128
+#define EBT_POLICY_LINE_MAX	192
 #define EBT_CHANGE_LINE_MAX	96
 #define EBT_BUSY_LINE_MAX	48
 
@@ -129,6 +134,10 @@ struct ebt_policy {
 	atomic64_t overlaps;		/* calls that found another in flight */
 	atomic64_t offcpu;		/* fast switches off the policy's CPUs */
 	atomic64_t changes;		/* all changes since ->init() */
+	/* At the last change: */
+	bool strict;			/* policy->strict_target */
+	unsigned int min_khz;		/* policy->min */
+	unsigned int max_khz;		/* policy->max */
 };
 
 static struct cpufreq_frequency_table ebt_table[EBT_MAX_FREQS + 1];
@@ -275,6 +284,9 @@ static unsigned int ebt_apply(struct cpufreq_policy *policy,
 	unsigned long flags;
 
 	WRITE_ONCE(ep->cur_khz, khz);
+	WRITE_ONCE(ep->strict, READ_ONCE(policy->strict_target));
+	WRITE_ONCE(ep->min_khz, READ_ONCE(policy->min));
+	WRITE_ONCE(ep->max_khz, READ_ONCE(policy->max));
 	atomic64_inc(&ep->changes);
 	ebt_emu_set(policy->cpus, index);
 
@@ -522,12 +534,15 @@ static int ebt_open(struct inode *inode, struct file *file)
 	snap->len = 0;
 	list_for_each_entry(ep, &ebt_policies, node)
 		snap->len += scnprintf(snap->text + snap->len, cap - snap->len,
-				       "policy %u cur %u overlaps %llu offcpu %llu changes %llu\n",
+				       "policy %u cur %u overlaps %llu offcpu %llu changes %llu strict %d min %u max %u\n",
 				       READ_ONCE(ep->policy->cpu),
 				       READ_ONCE(ep->cur_khz),
 				       (u64)atomic64_read(&ep->overlaps),
 				       (u64)atomic64_read(&ep->offcpu),
-				       (u64)atomic64_read(&ep->changes));
+				       (u64)atomic64_read(&ep->changes),
+				       READ_ONCE(ep->strict),
+				       READ_ONCE(ep->min_khz),
+				       READ_ONCE(ep->max_khz));
 	mutex_unlock(&ebt_lock);
 
 	nchg = ebt_ring_copy(chg);

@@ -18,7 +18,8 @@
  * Errors: -ENOTTY unknown command, -EINVAL bad value or reserved field set,
  * -EFAULT bad pointer, -EPERM caller is not in the bound thread's process,
  * -ESRCH bound thread has exited (rebind), -EBUSY budget spent (retry later).
- * A failing call changes nothing.
+ * A failing call changes nothing, with one exception: -ESRCH also ends the
+ * client's votes (they were for the exited thread's CPU).
  */
 #ifndef _UAPI_LINUX_EVENTBOOST_H
 #define _UAPI_LINUX_EVENTBOOST_H
