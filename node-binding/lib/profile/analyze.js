@@ -44,14 +44,20 @@ function breakdown(st, idle, gc, out, stall) {
   const r = { latency: st.t1 - st.t0, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
   // Busy time the thread was not running is no work on the request's behalf:
   // it counts as waiting (io), apart.
-  // Returns the part of [s, e) lost that way, split between its GC (g of
-  // it) and the rest in proportion.
-  const lost = (s, e, g) => {
-    const total = e - s;
-    const d = total > 0 ? Math.min(total, stalled(stall, s, e)) : 0;
+  // Returns the part of [s, e) lost that way, split between its GC pauses
+  // and the rest.
+  const lost = (s, e) => {
+    if (!stall || !stall.length || e <= s) return { gc: 0, cpu: 0 };
+    const d = Math.min(e - s, stalled(stall, s, e));
+    let dg = 0;
+    const a = gc.a;
+    for (let i = gc.firstEndingAfter(s); i < gc.length && a[2 * i] < e; i++) {
+      dg += stalled(stall, Math.max(a[2 * i], s), Math.min(a[2 * i + 1], e));
+    }
+    dg = Math.min(dg, d);
     r.descheduled += d;
     r.io += d;
-    return { gc: (d * g) / total || 0, cpu: d - ((d * g) / total || 0) };
+    return { gc: dg, cpu: d - dg };
   };
   const ia = idle.a;
   const wait = (a, s) => {
@@ -64,7 +70,7 @@ function breakdown(st, idle, gc, out, stall) {
     if (w > a) { r.io += w - a; if (out) out.push(['io', a, w]); }
     if (s > w) {
       const g = splitGc(gc, w, s, 'queue', 'queue-gc', out);
-      const d = lost(w, s, g);
+      const d = lost(w, s);
       r.queueGc += g - d.gc;
       r.queueCpu += s - w - g - d.cpu;
     }
@@ -76,7 +82,7 @@ function breakdown(st, idle, gc, out, stall) {
     if (e <= s) continue;
     wait(cur, s);
     const g = splitGc(gc, s, e, 'exec', 'exec-gc', out);
-    const d = lost(s, e, g);
+    const d = lost(s, e);
     r.execGc += g - d.gc;
     r.execCpu += e - s - g - d.cpu;
     cur = e;
