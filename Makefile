@@ -101,6 +101,7 @@ install-user: userlib
 	install -D -m 0644 uapi/linux/eventboost.h $(INCDIR)/eventboost/linux/eventboost.h
 	install -D -m 0755 $(OUT)/userlib/ebctl $(BINDIR)/ebctl
 	install -D -m 0644 docs/ebctl.8 $(MANDIR)/man8/ebctl.8
+	install -D -m 0644 docs/eventboost-select-governor.8 $(MANDIR)/man8/eventboost-select-governor.8
 	install -D -m 0644 packaging/bash-completion/ebctl $(BASHCOMPDIR)/ebctl
 	install -D -m 0644 packaging/60-eventboost.rules $(UDEVDIR)/60-eventboost.rules
 	install -D -m 0755 packaging/eventboost-select-governor $(SBINDIR)/eventboost-select-governor
@@ -120,7 +121,7 @@ uninstall:
 	rm -f $(MODDIR)/eventboost.ko $(DLIBDIR)/libeventboost.so* $(DLIBDIR)/libeventboost.a \
 	      $(DLIBDIR)/pkgconfig/eventboost.pc $(INCDIR)/eventboost.h \
 	      $(INCDIR)/eventboost/linux/eventboost.h $(BINDIR)/ebctl $(UDEVDIR)/60-eventboost.rules \
-	      $(MANDIR)/man8/ebctl.8 $(BASHCOMPDIR)/ebctl \
+	      $(MANDIR)/man8/ebctl.8 $(MANDIR)/man8/eventboost-select-governor.8 $(BASHCOMPDIR)/ebctl \
 	      $(SBINDIR)/eventboost-select-governor $(UNITDIR)/eventboost-governor.service \
 	      $(DOCDIR)/default-eventboost $(DOCDIR)/modprobe-eventboost.conf \
 	      $(DOCDIR)/cdi-eventboost.json.in

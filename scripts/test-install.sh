@@ -19,7 +19,7 @@ L=usr/lib/$ma
 files="lib/modules/$kver/extra/eventboost.ko $L/libeventboost.so.1.1.0 $L/libeventboost.so.1
 $L/libeventboost.so $L/libeventboost.a $L/pkgconfig/eventboost.pc usr/include/eventboost.h
 usr/include/eventboost/linux/eventboost.h usr/bin/ebctl lib/udev/rules.d/60-eventboost.rules
-usr/share/man/man8/ebctl.8 usr/share/bash-completion/completions/ebctl
+usr/share/man/man8/ebctl.8 usr/share/bash-completion/completions/ebctl usr/share/man/man8/eventboost-select-governor.8
 usr/sbin/eventboost-select-governor lib/systemd/system/eventboost-governor.service
 usr/share/doc/eventboost/default-eventboost usr/share/doc/eventboost/modprobe-eventboost.conf
 usr/src/eventboost-0.1.0/dkms.conf usr/src/eventboost-0.1.0/Kbuild usr/src/eventboost-0.1.0/governor/eb_main.c
@@ -40,8 +40,8 @@ t "a program builds from pkg-config and runs" \
 	'PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_LIBDIR="$d/$L/pkgconfig" \
 	 cc -o "$top/build/destdir-prog" "$top/build/destdir-prog.c" $(PKG_CONFIG_SYSROOT_DIR="$d" PKG_CONFIG_LIBDIR="$d/$L/pkgconfig" pkg-config --cflags --libs eventboost) &&
 	 LD_LIBRARY_PATH="$d/$L" "$top/build/destdir-prog" | grep -q modprobe'
-t "the man page renders without groff warnings" \
-	'[ -z "$(groff -man -ww -z "$d/usr/share/man/man8/ebctl.8" 2>&1)" ] &&
+t "the man pages render without groff warnings" \
+	'[ -z "$(groff -man -ww -z "$d"/usr/share/man/man8/*.8 2>&1)" ] &&
 	 man -l "$d/usr/share/man/man8/ebctl.8" 2>/dev/null | grep -c "EXIT STATUS" >/dev/null'
 complete_ebctl() { # words... : what bash would offer for the last one
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ebctl; echo "${COMPREPLY[*]}"' \
