@@ -14,7 +14,7 @@
     "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS",
                 "NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS"],
     "cflags": ["-Wall", "-Wextra"],
-    "cflags_cc": ["-Wall", "-Wextra", "-std=gnu++17"],
+    "cflags_cc": ["-Wall", "-Wextra"],
     "cflags!": ["-fno-exceptions"]
   }]
 }

@@ -5,13 +5,40 @@
 // Worker that calls start() have their own.
 const { normalize, GC_KINDS } = require('./lib/options');
 
-let native = null;
-let loadError = null;
-try {
-  native = require('./build/Release/eventboost.node');
-} catch (e) {
-  loadError = e;
+const fs = require('node:fs');
+const path = require('node:path');
+
+// The native addon: one built here from source (build/Release, made by
+// `npm install` only where no prebuild fits, or by a developer), else the
+// prebuild for this Node's ABI that the package ships
+// (prebuilds/<platform>-<arch>/node.abi<ABI>.node, node-gyp-build's naming).
+// The addon calls V8's C++ API, so a binary of another Node ABI is refused:
+// it would load and then crash.  `loadError` is the reason it is inert.
+const ABI = Number(process.versions.modules);
+const RUNTIME = `Node ${process.versions.node} (ABI ${ABI}, ${process.platform}-${process.arch})`;
+function loadNative() {
+  const candidates = [
+    path.join(__dirname, 'build', 'Release', 'eventboost.node'),
+    path.join(__dirname, 'prebuilds', `${process.platform}-${process.arch}`, `node.abi${ABI}.node`),
+  ];
+  let why = null;
+  for (const file of candidates) {
+    if (!fs.existsSync(file)) continue;
+    let addon;
+    try {
+      addon = require(file);
+    } catch (e) {
+      why ??= `the native addon does not load (${String(e.message).split('\n')[0]})`;
+      continue;
+    }
+    if (addon.abi === ABI) return { native: addon, loadError: null };
+    why ??= `the native addon was built for another Node (ABI ${addon.abi}), this is ${RUNTIME}`;
+  }
+  why ??= `the native addon is not built and no prebuild fits ${RUNTIME}`;
+  return { native: null, loadError: `${why}; run 'npm rebuild eventboost' (needs a C++ compiler, ` +
+    'make, python3 and the Node headers)' };
 }
+const { native, loadError } = loadNative();
 
 let state = { active: false, reason: 'not started', options: null };
 
@@ -30,8 +57,7 @@ function inactive(reason) {
 function start(options) {
   const o = normalize(options);
   if (!native) {
-    return inactive(`the native addon is not built (${String(loadError.message).split('\n')[0]}); ` +
-      "run 'npm rebuild eventboost'");
+    return inactive(loadError);
   }
   native.stop();
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);

@@ -2,8 +2,8 @@
 # Runs inside the guest (virtme-ng shares the host filesystem): load the
 # modules built for this kernel, run the suite once per test-driver mode,
 # unload, and fail on any kernel splat.  Writes "$OUT/result".
-#   run_guest.sh KVER TOP OUT [MODE-FILTER [TEST-ARGS]]
-KVER=$1 TOP=$2 OUT=$3 FILTER=${4:-} TARGS=${5:-}
+#   run_guest.sh KVER TOP OUT [MODE-FILTER [TEST-ARGS [NODE]]]
+KVER=$1 TOP=$2 OUT=$3 FILTER=${4:-} TARGS=${5:-} NODE=${6:-node}
 B=$TOP/build/$KVER
 T=$TOP/build/selftests/eventboost_test
 rc=0
@@ -43,7 +43,7 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1:1" \
 		sh "$TOP/selftests/ebctl_test.sh" "$TOP/build/userlib/ebctl" \
 			"$B/eventboost/eventboost.ko" || rc=1
 		echo "# ---- node binding"
-		(cd "$TOP/node-binding" && node --test test/guest/boost.test.js) ||
+		(cd "$TOP/node-binding" && "$NODE" --test test/guest/boost.test.js) ||
 			rc=1
 	fi
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }

@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 'use strict';
-// `npm install` runs this: build the addon with node-gyp, offline, against
-// the headers of the Node that runs it when they are installed beside it
-// (Debian's /usr/include/node, or an official tarball's include/node).
-// Inside the eventboost source tree, libeventboost is first copied from
-// ../userlib and ../uapi into deps/, which `npm pack` ships.
+// `npm install` runs this, and it never fails the install: eventboost is
+// inert where it cannot act, and that includes a machine where it cannot be
+// built.  The package ships a prebuild per tested Node ABI
+// (prebuilds/linux-x64/node.abi<ABI>.node, made by scripts/prebuild.sh when
+// the package is packed); where one fits there is nothing to do.  Elsewhere
+// on Linux the addon is built with node-gyp, offline, against the headers
+// of the Node that runs it (Debian's /usr/include/node, or an official
+// tarball's include/node); without a compiler or headers it says so and
+// the install goes on.  `build.js vendor` only copies libeventboost from
+// ../userlib and ../uapi into deps/ (inside the eventboost source tree).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -12,16 +17,23 @@ const path = require('node:path');
 const pkg = path.resolve(__dirname, '..');
 const top = path.resolve(pkg, '..');
 
+// Inside the eventboost source tree (not an installed package).
+const inSourceTree = fs.existsSync(path.join(top, 'userlib', 'libeventboost.c'));
+
 function vendor() {
   const lib = path.join(top, 'userlib', 'libeventboost.c');
-  if (!fs.existsSync(lib)) return; // a packed tarball: deps/ is already there
-  const copy = (from, to) => {
+  if (!inSourceTree) return; // a packed tarball: deps/ is already there
+  const copy = (from, to) => { // an unchanged copy keeps its time: prebuilds stay current
+    const data = fs.readFileSync(from);
+    if (fs.existsSync(to) && fs.readFileSync(to).equals(data)) return;
     fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.copyFileSync(from, to);
+    fs.writeFileSync(to, data);
   };
   copy(lib, path.join(pkg, 'deps/libeventboost/libeventboost.c'));
   copy(path.join(top, 'userlib/eventboost.h'), path.join(pkg, 'deps/libeventboost/eventboost.h'));
   copy(path.join(top, 'uapi/linux/eventboost.h'), path.join(pkg, 'deps/uapi/linux/eventboost.h'));
+  // The tarball's licence: the package's own, LGPL-2.1-or-later.
+  copy(path.join(top, 'LICENSES/LGPL-2.1'), path.join(pkg, 'LICENSE'));
 }
 
 function nodeGyp() {
@@ -35,20 +47,46 @@ function nodeGyp() {
   }
 }
 
+function nodeMajor(dir) {
+  try {
+    const h = fs.readFileSync(path.join(dir, 'include', 'node', 'node_version.h'), 'utf8');
+    return Number(/#define NODE_MAJOR_VERSION (\d+)/.exec(h)[1]);
+  } catch {
+    return null;
+  }
+}
+
+// Headers of this Node's major only: npm's nodedir setting may name another.
 function nodedirArgs() {
-  if (process.env.npm_config_nodedir) return [`--nodedir=${process.env.npm_config_nodedir}`];
-  const dir = path.resolve(path.dirname(process.execPath), '..');
-  return fs.existsSync(path.join(dir, 'include', 'node', 'node.h')) ? [`--nodedir=${dir}`] : [];
+  const major = Number(process.versions.node.split('.')[0]);
+  for (const dir of [process.env.npm_config_nodedir, path.resolve(path.dirname(process.execPath), '..')]) {
+    if (dir && nodeMajor(dir) === major) return [`--nodedir=${dir}`];
+  }
+  return [];
+}
+
+function prebuild() {
+  return path.join(pkg, 'prebuilds', `${process.platform}-${process.arch}`,
+    `node.abi${process.versions.modules}.node`);
 }
 
 vendor();
 if (process.argv[2] === 'vendor') process.exit(0);
+// A developer's tree always builds its own sources.
+if (!inSourceTree && fs.existsSync(prebuild())) process.exit(0);
+if (process.platform !== 'linux') {
+  console.error(`eventboost: ${process.platform} has no eventboost governor; the package installs inert.`);
+  process.exit(0);
+}
 try {
   execFileSync(process.execPath, [nodeGyp(), 'rebuild', ...nodedirArgs()],
     { cwd: pkg, stdio: 'inherit' });
-} catch (e) {
-  console.error('eventboost: building the native addon failed (see above). It needs a C++ ' +
-    'compiler, make, python3 and the Node headers (Debian: apt-get install build-essential ' +
-    'python3 libnode-dev, or nodejs from a tarball that has include/node).');
-  process.exit(1);
+} catch {
+  if (inSourceTree) process.exit(1);
+  fs.rmSync(path.join(pkg, 'build'), { recursive: true, force: true });
+  console.error(`eventboost: no prebuild fits Node ${process.versions.node} (ABI ` +
+    `${process.versions.modules}, ${process.platform}-${process.arch}) and building the ` +
+    'native addon failed (see above); the install goes on and eventboost stays inert. To ' +
+    "build it: a C++ compiler, make, python3 and the Node headers (Debian: apt-get install " +
+    "build-essential python3 libnode-dev), then 'npm rebuild eventboost'.");
 }

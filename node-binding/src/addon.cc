@@ -3,6 +3,13 @@
 // environment (the main thread and each Worker), its GC hooks and its queue
 // monitor.  Options are validated and results shaped in JavaScript.
 #include <napi.h>
+// NODE_MODULE_VERSION, the ABI (node_version.h also sets the runtime's own
+// NAPI_VERSION: keep the one the addon is built for).
+#pragma push_macro("NAPI_VERSION")
+#undef NAPI_VERSION
+#include <node_version.h>
+#undef NAPI_VERSION
+#pragma pop_macro("NAPI_VERSION")
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -181,6 +188,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(in);  // deleted at environment teardown
   // A Worker that ends, or the process, undoes everything it did.
   napi_add_env_cleanup_hook(env, Cleanup, in);
+  // The Node ABI the addon was compiled for: it calls V8's C++ API, which
+  // Node does not check, so index.js refuses a binary of another ABI.
+  exports.Set("abi", double(NODE_MODULE_VERSION));
   exports.Set("start", Napi::Function::New(env, Start));
   exports.Set("stop", Napi::Function::New(env, Stop));
   exports.Set("stats", Napi::Function::New(env, Stats));
@@ -188,7 +198,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("boostFor", Napi::Function::New(env, BoostFor));
   Napi::Object kinds = Napi::Object::New(env);
   kinds.Set("scavenge", double(v8::kGCTypeScavenge));
-  kinds.Set("minor-mark-compact", double(v8::kGCTypeMinorMarkCompact));
+  kinds.Set("minor-mark-compact", double(kGCTypeMinorMark));
   kinds.Set("mark-compact", double(v8::kGCTypeMarkSweepCompact));
   kinds.Set("incremental-marking", double(v8::kGCTypeIncrementalMarking));
   kinds.Set("weak-callbacks", double(v8::kGCTypeProcessWeakCallbacks));

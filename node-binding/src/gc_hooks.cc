@@ -11,7 +11,7 @@ namespace eventboost {
 static int KindIndex(v8::GCType type) {
   switch (type) {
     case v8::kGCTypeScavenge: return 0;
-    case v8::kGCTypeMinorMarkCompact: return 1;
+    case kGCTypeMinorMark: return 1;
     case v8::kGCTypeMarkSweepCompact: return 2;
     case v8::kGCTypeIncrementalMarking: return 3;
     default: return 4;  // kGCTypeProcessWeakCallbacks

@@ -11,6 +11,7 @@
 #define EVENTBOOST_GC_HOOKS_H
 
 #include <stdint.h>
+#include <v8-version.h>
 #include <v8.h>
 
 struct eb_client;
@@ -19,6 +20,14 @@ namespace eventboost {
 
 // The V8 GC kinds, in the order of GcHooks::Counters::by_kind.
 constexpr int kGcKinds = 5;
+
+// The young generation's mark-compact: V8 12 renamed it (Node 22), V8 12.8
+// dropped the old name (Node 23).
+#if V8_MAJOR_VERSION >= 12
+constexpr v8::GCType kGCTypeMinorMark = v8::kGCTypeMinorMarkSweep;
+#else
+constexpr v8::GCType kGCTypeMinorMark = v8::kGCTypeMinorMarkCompact;
+#endif
 
 class GcHooks {
  public:

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# node-home.sh MAJOR: print a directory holding bin/node and include/node for
+# that Node major.  The system's Node when it is that major (headers from
+# libnode-dev in /usr), else Node's own build from the npm package
+# node-<os>-<arch>@MAJOR, fetched once with `npm pack` into a cache
+# ($EB_NODE_CACHE, default /var/cache/eventboost/node) and reused offline.
+set -eu
+major=${1:?usage: node-home.sh MAJOR}
+arch=${EB_NODE_ARCH:-x64}
+sys=$(command -v node 2>/dev/null || true)
+if [ "$arch" = x64 ] && [ -n "$sys" ] &&
+   [ "$("$sys" -p 'process.versions.node.split(".")[0]')" = "$major" ]; then
+	home=$(dirname "$(dirname "$(readlink -f "$sys")")")
+	if [ -e "$home/include/node/node.h" ]; then echo "$home"; exit 0; fi
+fi
+cache=${EB_NODE_CACHE:-/var/cache/eventboost/node}
+dir=$cache/linux-$arch/$major
+if [ ! -x "$dir/package/bin/node" ] || [ ! -e "$dir/package/include/node/node.h" ]; then
+	mkdir -p "$dir"
+	rm -rf "$dir/package" "$dir"/*.tgz
+	(cd "$dir" && npm pack --silent "node-linux-$arch@$major" >/dev/null) ||
+		{ echo "node-home.sh: could not fetch node-linux-$arch@$major" >&2; exit 1; }
+	tar -xzf "$dir"/node-linux-"$arch"-*.tgz -C "$dir"
+	rm -f "$dir"/*.tgz
+fi
+echo "$dir/package"
