@@ -179,7 +179,7 @@ function verdict(tail, typical) {
 // Requests are ranked by their latency less the time the loop's thread was
 // descheduled, so that a noisy neighbour does not decide which requests are
 // the tail (on a machine of its own, that is the latency itself).
-function report(rows, { sample = 1, seen = rows.length, durationS = 0, slowest = [] } = {}) {
+function report(rows, { sample = 1, seen = rows.length, total = rows.length, durationS = 0, slowest = [] } = {}) {
   const lat = rows.map((r) => r.latency).sort((a, b) => a - b);
   const own = rows.map((r) => r.own).sort((a, b) => a - b);
   const p99 = pct(own, 99), p50 = pct(own, 50);
@@ -191,7 +191,7 @@ function report(rows, { sample = 1, seen = rows.length, durationS = 0, slowest =
   const rest = group(restRows, 99);
   const v = verdict(tail, typical);
   return {
-    requests: rows.length,
+    requests: total,
     tail,
     typical,
     verdict: v,
@@ -205,6 +205,7 @@ function report(rows, { sample = 1, seen = rows.length, durationS = 0, slowest =
     latencyMs: { p50: round(p50), p90: round(pct(lat, 90)), p99: round(p99), p999: round(pct(lat, 99.9)), max: round(lat.length ? lat[lat.length - 1] : 0) },
     sample,
     seenRequests: seen,
+    analysedRequests: rows.length,
     durationS: round(durationS, 1),
     slowest,
     model: 'VEE19 event dependency graph: latency = io + gc + cpu; queue time charged to GC or other execution',
