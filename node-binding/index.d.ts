@@ -13,7 +13,7 @@ export interface StartOptions {
    * them from $EVENTBOOST_GC_KINDS. ['incremental-marking', 'mark-compact'] boosts the major GC
    * cycles alone, at less energy. Default true.
    */
-  gc?: boolean | GcKind[];
+  gc?: boolean | readonly GcKind[];
   /** Queue-Boost. Default true. */
   queue?: boolean;
   /** Dynamic thresholds are the running averages times this factor (1..100). Default 2.5. */
@@ -28,10 +28,18 @@ export interface StartResult {
   active: boolean;
   /** Why eventboost is inactive and what to do; null when active. */
   reason: string | null;
+  /** The negative errno start() met (-ENOENT...), 0 when none (active, or no addon). */
+  errno: number;
+  /** That errno's name ('ENOENT'...), null when none. */
+  code: string | null;
 }
 
 export interface Stats {
   active: boolean;
+  /**
+   * Why eventboost is inactive; while active, null, or what makes it do nothing (the loop's
+   * CPU is not governed by eventboost: another governor, or no cpufreq driver).
+   */
   reason: string | null;
   /** The event-loop thread the client is bound to, and the CPU it is on now. */
   thread: { tid: number; cpu: number } | null;
@@ -91,7 +99,10 @@ export interface Stats {
   } | null;
 }
 
-/** Start for the calling thread's event loop; throws TypeError/RangeError on invalid options only. */
+/**
+ * Start for the calling thread's event loop; throws only on invalid options: a TypeError
+ * (code ERR_INVALID_ARG_TYPE or ERR_INVALID_ARG_VALUE) or a RangeError (ERR_OUT_OF_RANGE).
+ */
 export function start(options?: StartOptions): StartResult;
 /** Undo everything; safe to call when not started. */
 export function stop(): void;

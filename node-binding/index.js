@@ -42,15 +42,21 @@ const { native, loadError } = loadNative();
 
 let state = { active: false, reason: 'not started', options: null };
 
-function inactive(reason) {
+// errno names by number (ENOENT...), for start()'s result.
+const ERRNO = Object.fromEntries(Object.entries(require('node:os').constants.errno)
+  .map(([name, n]) => [n, name]));
+
+function inactive(reason, errno = 0) {
   state = { active: false, reason, options: null };
-  return { active: false, reason };
+  return { active: false, reason, errno, code: errno ? ERRNO[-errno] ?? null : null };
 }
 
 /**
  * Start GC-Boost and Queue-Boost for the calling thread's event loop.
- * Returns {active: true, reason: null}, or {active: false, reason} saying
- * what to do; throws only on invalid options.  Calling it again replaces
+ * Returns {active: true, reason: null, errno: 0, code: null}, or {active:
+ * false, reason, errno, code}: reason says what to do, errno is the
+ * negative errno met (0 when none, e.g. no addon) and code its name
+ * ('ENOENT'); throws only on invalid options.  Calling it again replaces
  * the running configuration.  With gc and queue both off the client is
  * open for boostFor() alone.
  */
@@ -62,9 +68,9 @@ function start(options) {
   native.stop();
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
   const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs);
-  if (!r.active) return inactive(r.reason);
+  if (!r.active) return inactive(r.reason, r.errno);
   state = { active: true, reason: null, options: o };
-  return { active: true, reason: null };
+  return { active: true, reason: null, errno: 0, code: null };
 }
 
 /** Stop: unhook, end every vote, close the client.  Safe to call twice. */
@@ -82,14 +88,37 @@ const BOOST_FOR_MAX_US = 10000000;
  * refused (budget spent).  The watchdog and budget still apply.
  */
 function boostFor(usec) {
-  if (typeof usec !== 'number' || !Number.isInteger(usec) || usec < 0 || usec > BOOST_FOR_MAX_US) {
-    throw new RangeError(`eventboost: boostFor(usec) needs an integer from 0 to ${BOOST_FOR_MAX_US}, got ${usec}`);
+  if (typeof usec !== 'number') {
+    const e = new TypeError(`eventboost: boostFor(usec) needs a number, got ${typeof usec}`);
+    e.code = 'ERR_INVALID_ARG_TYPE';
+    throw e;
+  }
+  if (!Number.isInteger(usec) || usec < 0 || usec > BOOST_FOR_MAX_US) {
+    const e = new RangeError(`eventboost: boostFor(usec) needs an integer from 0 to ${BOOST_FOR_MAX_US}, got ${usec}`);
+    e.code = 'ERR_OUT_OF_RANGE';
+    throw e;
   }
   if (!native || !state.active) return false;
   return native.boostFor(usec) === 0;
 }
 
 function ms(ns) { return ns / 1e6; }
+
+// Active but doing nothing: the hints succeed, yet the loop's CPU is not run
+// by the eventboost governor (another governor selected, or a machine, such
+// as many cloud VMs, without a cpufreq driver).  Says so, else null.
+function idleReason(n, k) {
+  if (!state.active || !n || (k && k.governed)) return null;
+  let governor = null;
+  try {
+    governor = fs.readFileSync(`/sys/devices/system/cpu/cpu${n.cpu}/cpufreq/scaling_governor`, 'utf8').trim();
+  } catch {
+    // no cpufreq driver for that CPU
+  }
+  return `active, but the event loop's CPU ${n.cpu} is not governed by eventboost ` +
+    `(${governor ? `its cpufreq governor is ${governor}` : 'it has no cpufreq driver'}): ` +
+    "the hints change nothing; select the governor (see 'ebctl status')";
+}
 
 /** What this thread's eventboost did, and the kernel's view of its core's policy. */
 function stats() {
@@ -100,8 +129,8 @@ function stats() {
   const k = n ? n.kernel : null;
   return {
     active: state.active,
-    reason: state.reason,
-    thread: n && n.tid ? { tid: n.tid, cpu: n.cpu } : null,
+    reason: state.active ? idleReason(n, k) : state.reason,
+    thread: n && n.active && n.tid ? { tid: n.tid, cpu: n.cpu } : null,
     gc: {
       enabled: !!(o && o.gc.length),
       kinds: o ? o.gc : [],

@@ -1,18 +1,61 @@
 'use strict';
-// node -r eventboost/register app.js: start eventboost with options from
-// the environment (EVENTBOOST=off|gc|queue|all, EVENTBOOST_GC_KINDS,
-// EVENTBOOST_QUEUE_FACTOR, EVENTBOOST_SAMPLE_US, EVENTBOOST_DEVICE).  Never
-// stops the application: where eventboost cannot act it prints one line to
-// stderr (nothing for EVENTBOOST=off) and the application runs unchanged.
+// node -r eventboost/register app.js, or node --import eventboost/register
+// app.mjs: start eventboost with options from the environment
+// (EVENTBOOST=off|gc|queue|all, EVENTBOOST_GC_KINDS, EVENTBOOST_QUEUE_FACTOR,
+// EVENTBOOST_SAMPLE_US, EVENTBOOST_DEVICE).  Never stops the application:
+// where eventboost cannot act, or is active but does nothing, it prints one
+// line to stderr and the application runs unchanged.  One line per process
+// tree: Workers (which run the preload too) and child processes (which
+// inherit NODE_OPTIONS) stay quiet; EVENTBOOST_QUIET=1 silences it.
+// When the device is missing (the module loads after the service starts)
+// the preload watches for it and starts when it appears.
+const fs = require('node:fs');
+const path = require('node:path');
+const { isMainThread } = require('node:worker_threads');
 const { fromEnv } = require('./lib/options');
+
+const DEFAULT_DEVICE = '/dev/eventboost';
+
+function warn(line) {
+  if (!isMainThread || process.env.EVENTBOOST_QUIET === '1' || process.env.EVENTBOOST_WARNED) return;
+  process.env.EVENTBOOST_WARNED = String(process.pid); // child processes inherit it
+  process.stderr.write(`eventboost: ${line}\n`);
+}
+
+// Start again when the device appears (a non-persistent watch: it never
+// keeps the application alive).
+function watchFor(device, startNow) {
+  let watcher;
+  try {
+    watcher = fs.watch(path.dirname(device), { persistent: false }, (event, name) => {
+      if (name && name !== path.basename(device)) return;
+      if (!fs.existsSync(device)) return;
+      watcher.close();
+      startNow();
+    });
+  } catch {
+    // the directory is missing too: nothing to watch
+  }
+}
 
 let cfg;
 try {
   cfg = fromEnv(process.env);
 } catch (e) {
-  process.stderr.write(`eventboost: ${e.message}; running without eventboost\n`);
+  warn(`${e.message}; running without eventboost`);
 }
 if (cfg && !cfg.off) {
-  const r = require('./index.js').start(cfg.options);
-  if (!r.active) process.stderr.write(`eventboost: inactive: ${r.reason}\n`);
+  const eventboost = require('./index.js');
+  const device = cfg.options.device ?? DEFAULT_DEVICE;
+  const startNow = (later) => {
+    const r = eventboost.start(cfg.options);
+    if (!r.active) {
+      if (!later) warn(`inactive: ${r.reason}`);
+      if (r.code === 'ENOENT') watchFor(device, () => startNow(true));
+      return;
+    }
+    const idle = eventboost.stats().reason;
+    if (idle) warn(idle);
+  };
+  startNow(false);
 }

@@ -2,8 +2,8 @@
 // Options of start() and the preload's environment: validated here, so a
 // mistake is a TypeError or RangeError that names the option.
 
-const GC_KINDS = ['scavenge', 'minor-mark-compact', 'mark-compact',
-  'incremental-marking', 'weak-callbacks'];
+const GC_KINDS = Object.freeze(['scavenge', 'minor-mark-compact', 'mark-compact',
+  'incremental-marking', 'weak-callbacks']);
 // The stop-the-world pauses of the event-loop thread, and a major GC's
 // marking cycle (its incremental steps on the loop thread and concurrent
 // markers on its core, from marking start to the mark-compact's end).
@@ -22,8 +22,15 @@ function describe(v) {
   return Array.isArray(v) ? 'an array' : 'an object';
 }
 
+// Errors carry Node's codes, as Node's own argument checks do.
+function coded(e, code) {
+  e.code = code;
+  return e;
+}
+
 function typeError(name, want, got) {
-  return new TypeError(`eventboost: option ${name} must be ${want}, got ${describe(got)}`);
+  return coded(new TypeError(`eventboost: option ${name} must be ${want}, got ${describe(got)}`),
+    'ERR_INVALID_ARG_TYPE');
 }
 
 function gcKinds(v) {
@@ -35,7 +42,8 @@ function gcKinds(v) {
   for (const k of v) {
     if (typeof k !== 'string') throw typeError('gc', 'an array of strings', v);
     if (!GC_KINDS.includes(k)) {
-      throw new RangeError(`eventboost: option gc: unknown GC kind '${k}' (kinds: ${GC_KINDS.join(', ')})`);
+      throw coded(new RangeError(`eventboost: option gc: unknown GC kind '${k}' (kinds: ${GC_KINDS.join(', ')})`),
+        'ERR_INVALID_ARG_VALUE');
     }
   }
   return [...new Set(v)];
@@ -46,8 +54,8 @@ function number(name, v, min, max, integer) {
     throw typeError(name, integer ? 'an integer' : 'a number', v);
   }
   if (!Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
-    throw new RangeError(`eventboost: option ${name} must be ${integer ? 'an integer' : 'a number'} ` +
-      `from ${min} to ${max}, got ${v}`);
+    throw coded(new RangeError(`eventboost: option ${name} must be ${integer ? 'an integer' : 'a number'} ` +
+      `from ${min} to ${max}, got ${v}`), 'ERR_OUT_OF_RANGE');
   }
   return v;
 }
@@ -56,11 +64,13 @@ function number(name, v, min, max, integer) {
 function normalize(options) {
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`eventboost: options must be an object, got ${describe(options)}`);
+    throw coded(new TypeError(`eventboost: options must be an object, got ${describe(options)}`),
+      'ERR_INVALID_ARG_TYPE');
   }
   for (const k of Object.keys(options)) {
     if (!(k in DEFAULTS)) {
-      throw new TypeError(`eventboost: unknown option '${k}' (options: ${Object.keys(DEFAULTS).join(', ')})`);
+      throw coded(new TypeError(`eventboost: unknown option '${k}' (options: ${Object.keys(DEFAULTS).join(', ')})`),
+        'ERR_INVALID_ARG_VALUE');
     }
   }
   const o = { ...DEFAULTS };

@@ -13,7 +13,7 @@ test('GC-Boost: an allocating loop boosts its own core during GC and returns to 
   h.clear();
   const r = await h.runNode(h.PRELUDE + `
 pin(process.pid, 1); // before start(): a GC on another CPU would boost its policy
-const s = eb.start({ queue: false });
+const s = eb.start({ queue: false, gc: ['scavenge', 'minor-mark-compact'] }); // the pauses: the default is the major cycles
 if (!s.active) throw new Error(s.reason);
 alloc(1500);
 setTimeout(() => console.log(JSON.stringify(eb.stats())), 300);
@@ -132,7 +132,7 @@ const w = new Worker(\`
   // Pin before start(): the Worker inherits the main thread's CPU 0, and a
   // GC between start() and pinning would boost CPU 0's policy.
   pin(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop(), 1);
-  const s = eb.start({ queue: false });
+  const s = eb.start({ queue: false, gc: ['scavenge', 'minor-mark-compact'] });
   if (!s.active) throw new Error(s.reason);
   alloc(1500);
   parentPort.postMessage(eb.stats());
@@ -182,7 +182,8 @@ while (Date.now() < end) { keep.push(JSON.stringify({ a: new Array(500).fill('y'
 setTimeout(() => console.log(JSON.stringify(require('eventboost').stats())), 100);
 `);
   const r = await h.runNode(fs.readFileSync(path.join(app, 'app.js'), 'utf8'),
-    { args: ['-r', 'eventboost/register'], cwd: app });
+    { args: ['-r', 'eventboost/register'], cwd: app,
+      env: { EVENTBOOST_GC_KINDS: 'scavenge,minor-mark-compact' } }); // the default (major cycles) may not come in 1 s
   assert.strictEqual(r.code, 0, r.err);
   assert.strictEqual(r.err, '', 'nothing on stderr when active');
   const st = r.json[0];
@@ -247,4 +248,27 @@ console.log(JSON.stringify({ a, b, n1, n2, n3, after: eb.stats() }));
   assert.deepStrictEqual([n1, n2, n3], [1, 1, 0]);
   assert.strictEqual(after.active, false);
   assert.strictEqual(after.kernel, null);
+  assert.strictEqual(after.thread, null);
+});
+
+test('active but doing nothing: the loop\'s CPU under another governor is said, by stats() and the preload', async () => {
+  fs.writeFileSync('/sys/devices/system/cpu/cpufreq/policy1/scaling_governor', 'performance');
+  const r = await h.runNode(h.PRELUDE + `
+pin(process.pid, 1);
+const s = eb.start();
+console.log(JSON.stringify({ s, st: eb.stats() }));
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { s, st } = r.json[0];
+  assert.strictEqual(s.active, true);
+  assert.strictEqual(st.active, true);
+  assert.strictEqual(st.kernel.governed, false);
+  assert.match(st.reason, /CPU 1 is not governed by eventboost \(its cpufreq governor is performance\)/);
+  // The preload checks the CPU its thread is on: make it any.
+  fs.writeFileSync('/sys/devices/system/cpu/cpufreq/policy0/scaling_governor', 'performance');
+  const p = await h.runNode(h.PRELUDE + `
+console.log(JSON.stringify(0));
+`, { args: ['-r', path.join(h.PKG, 'register.js')], env: { EVENTBOOST_WARNED: '' } });
+  assert.strictEqual(p.code, 0, p.err);
+  assert.match(p.err, /^eventboost: active, but the event loop's CPU \d+ is not governed by eventboost/);
 });

@@ -60,3 +60,67 @@ test('workers load the preload too, and stay inert', () => {
   assert.strictEqual(r.status, 0);
   assert.match(r.stdout, /^worker: .*modprobe eventboost/);
 });
+
+test('node --import eventboost/register (ESM) works as -r does', () => {
+  fs.writeFileSync(path.join(app, 'app.mjs'),
+    "import eb from 'eventboost';\nconsole.log('app ran', JSON.stringify(eb.stats().active));\n");
+  const r = spawnSync(process.execPath, ['--import', 'eventboost/register', 'app.mjs'], {
+    cwd: app, encoding: 'utf8', env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: '/nonexistent/eventboost' },
+  });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.strictEqual(r.stdout, 'app ran false\n');
+  assert.match(r.stderr, /^eventboost: inactive: .*modprobe eventboost[^\n]*\n$/);
+});
+
+// A main thread with a Worker and a child process, all under the preload.
+const tree = "const { Worker } = require('node:worker_threads');\n" +
+  "const { spawnSync } = require('node:child_process');\n" +
+  "new Worker('0', { eval: true }).on('exit', () => {\n" +
+  "  spawnSync(process.execPath, ['-e', '0'], { stdio: 'inherit' });\n" +
+  "  console.log('tree ran');\n" +
+  '});\n';
+
+test('one warning per process tree: not again from Workers or child processes', () => {
+  fs.writeFileSync(path.join(app, 'tree.js'), tree);
+  const r = spawnSync(process.execPath, ['tree.js'], {
+    cwd: app, encoding: 'utf8',
+    env: { PATH: process.env.PATH, NODE_OPTIONS: '-r eventboost/register', EVENTBOOST_DEVICE: '/nonexistent/eventboost' },
+  });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.strictEqual(r.stdout, 'tree ran\n');
+  assert.strictEqual(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
+  assert.match(r.stderr, /^eventboost: inactive: .*modprobe eventboost/);
+});
+
+test('EVENTBOOST_QUIET=1: no warning at all', () => {
+  for (const env of [{}, { EVENTBOOST: 'fast' }]) {
+    const r = run({ EVENTBOOST_QUIET: '1', ...env });
+    assert.deepStrictEqual(r, { code: 7, out: 'app ran false\n', err: '' });
+  }
+});
+
+test('a device that appears after start (boot order) is noticed without a restart', { timeout: 60000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-late-'));
+  const dev = path.join(dir, 'eventboost');
+  fs.writeFileSync(path.join(app, 'late.js'),
+    "const eb = require('eventboost');\n" +
+    "console.log(eb.stats().reason.includes('modprobe') ? 'missing' : 'unexpected');\n" +
+    "const t = setInterval(() => {\n" +
+    "  const r = eb.stats().reason;\n" +
+    "  if (!r.includes('modprobe')) { console.log(r); clearInterval(t); }\n" +
+    '}, 20);\n');
+  const { spawn } = require('node:child_process');
+  const child = spawn(process.execPath, ['-r', 'eventboost/register', 'late.js'], {
+    cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev },
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    out += d;
+    // Not an eventboost device, but one that appeared: start() tried again.
+    if (out === 'missing\n') fs.symlinkSync('/dev/null', dev);
+  });
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  assert.strictEqual(code, 0);
+  assert.match(out, /^missing\n.*not an eventboost device/);
+});

@@ -1,0 +1,49 @@
+'use strict';
+// Errors follow Node's conventions: a code on every thrown error, the errno
+// start() met in its result, and a GC_KINDS no caller can change.
+const test = require('node:test');
+const assert = require('node:assert');
+const eventboost = require('../..');
+
+test('invalid options throw with Node error codes', () => {
+  for (const [opts, cls, code] of [
+    [{ gc: 'yes' }, TypeError, 'ERR_INVALID_ARG_TYPE'],
+    [{ queue: 1 }, TypeError, 'ERR_INVALID_ARG_TYPE'],
+    [{ queueFactor: '2' }, TypeError, 'ERR_INVALID_ARG_TYPE'],
+    [{ queueFactor: 0.5 }, RangeError, 'ERR_OUT_OF_RANGE'],
+    [{ sampleUs: 99 }, RangeError, 'ERR_OUT_OF_RANGE'],
+    [{ gc: ['full'] }, RangeError, 'ERR_INVALID_ARG_VALUE'],
+    [{ fast: true }, TypeError, 'ERR_INVALID_ARG_VALUE'],
+    ['all', TypeError, 'ERR_INVALID_ARG_TYPE'],
+  ]) {
+    assert.throws(() => eventboost.start(opts), (e) => e instanceof cls && e.code === code,
+      `${JSON.stringify(opts)}: ${cls.name} ${code}`);
+  }
+});
+
+test('boostFor: TypeError ERR_INVALID_ARG_TYPE, RangeError ERR_OUT_OF_RANGE', () => {
+  assert.throws(() => eventboost.boostFor('1000'), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' });
+  assert.throws(() => eventboost.boostFor(-1), { name: 'RangeError', code: 'ERR_OUT_OF_RANGE' });
+  assert.throws(() => eventboost.boostFor(1.5), { name: 'RangeError', code: 'ERR_OUT_OF_RANGE' });
+});
+
+test('start() reports the errno it met', () => {
+  assert.deepStrictEqual(
+    { ...eventboost.start({ device: '/nonexistent/eventboost' }), reason: null },
+    { active: false, reason: null, errno: -2, code: 'ENOENT' });
+  const r = eventboost.start({ device: '/dev/null' });
+  assert.strictEqual(r.code, 'ENOTTY');
+  assert.strictEqual(r.errno, -25);
+});
+
+test('GC_KINDS is frozen and start() takes it', () => {
+  assert.ok(Object.isFrozen(eventboost.GC_KINDS));
+  assert.throws(() => { 'use strict'; eventboost.GC_KINDS.push('x'); }, TypeError);
+  assert.strictEqual(eventboost.start({ gc: eventboost.GC_KINDS, device: '/nonexistent' }).active, false);
+});
+
+test('stats().thread is null while no client is open', () => {
+  eventboost.start({ device: '/nonexistent' });
+  eventboost.stop();
+  assert.strictEqual(eventboost.stats().thread, null);
+});
