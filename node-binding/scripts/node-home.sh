@@ -8,18 +8,20 @@
 set -eu
 major=${1:?usage: node-home.sh MAJOR}
 arch=${EB_NODE_ARCH:-x64}
-sys=$(command -v node 2>/dev/null || true)
-if [ "$arch" = x64 ] && [ -n "$sys" ] &&
-   [ "$("$sys" -p 'process.versions.node.split(".")[0]')" = "$major" ]; then
+for sys in /usr/bin/node "$(command -v node 2>/dev/null || true)"; do
+	[ "$arch" = x64 ] && [ -x "$sys" ] || continue
+	[ "$("$sys" -p 'process.versions.node.split(".")[0]')" = "$major" ] || continue
 	home=$(dirname "$(dirname "$(readlink -f "$sys")")")
 	if [ -e "$home/include/node/node.h" ]; then echo "$home"; exit 0; fi
-fi
+done
 cache=${EB_NODE_CACHE:-/var/cache/eventboost/node}
 dir=$cache/linux-$arch/$major
 if [ ! -x "$dir/package/bin/node" ] || [ ! -e "$dir/package/include/node/node.h" ]; then
 	mkdir -p "$dir"
 	rm -rf "$dir/package" "$dir"/*.tgz
-	(cd "$dir" && npm pack --silent "node-linux-$arch@$major" >/dev/null) ||
+	# (also when npm runs this, as prepack: its pack settings are not ours)
+	(cd "$dir" && env -u npm_config_pack_destination -u npm_config_json -u npm_config_dry_run \
+		npm pack --silent --pack-destination "$dir" "node-linux-$arch@$major" >/dev/null) ||
 		{ echo "node-home.sh: could not fetch node-linux-$arch@$major" >&2; exit 1; }
 	tar -xzf "$dir"/node-linux-"$arch"-*.tgz -C "$dir"
 	rm -f "$dir"/*.tgz
