@@ -1,95 +1,77 @@
 'use strict';
-// Print what the demo measured: report.js OUTDIR (files from run_in_guest.sh).
+// Print what the demo measured: report.js OUTDIR (demo.json from driver.js).
+// Every comparison is of paired runs (the same process, the same arrivals):
+// it says "lower" or "higher" only when every pair agrees, and shows each
+// pair's change, so the spread is in view.
 const fs = require('node:fs');
 const path = require('node:path');
 
 const dir = process.argv[2];
-const read = (f) => fs.readFileSync(path.join(dir, f), 'utf8');
-const json = (f) => { try { return JSON.parse(read(f)); } catch { return null; } };
-
-function ms(v, unit) {
-  return Number(v) * { us: 1e-3, ms: 1, s: 1e3 }[unit];
-}
-
-function wrk(name) {
-  const t = read(`wrk-${name}.txt`);
-  const pct = {};
-  for (const m of t.matchAll(/^\s+(\d+)%\s+([\d.]+)(us|ms|s)\s*$/gm)) pct[m[1]] = ms(m[2], m[3]);
-  const rps = Number((/Requests\/sec:\s+([\d.]+)/.exec(t) || [])[1]);
-  const errors = /Non-2xx|Socket errors/.test(t);
-  return { rps, p50: pct['50'], p90: pct['90'], p99: pct['99'], errors };
-}
-
-function timeInState(name) {
-  const parse = (f) => Object.fromEntries(read(f).trim().split('\n')
-    .map((l) => l.trim().split(/\s+/).map(Number)));
-  const a = parse(`tis-before-${name}.txt`);
-  const b = parse(`tis-after-${name}.txt`);
-  let total = 0;
-  let weighted = 0;
-  const d = {};
-  for (const k of Object.keys(b)) {
-    d[k] = b[k] - (a[k] || 0);
-    total += d[k];
-    weighted += d[k] * Number(k);
-  }
-  const max = Math.max(...Object.keys(b).map(Number));
-  return { atMax: total ? d[max] / total : 0, meanKhz: total ? weighted / total : 0 };
-}
-
-const runs = [['off', 'eventboost off'], ['eventboost', 'eventboost on'], ['max', 'fixed 4.0 GHz']];
-const r = Object.fromEntries(runs.map(([n]) => [n, { ...wrk(n), ...timeInState(n) }]));
-const pad = (s, n) => String(s).padEnd(n);
-const row = (label, f) => console.log(pad(label, 26) + runs.map(([n]) => pad(f(r[n]), 18)).join(''));
+const d = JSON.parse(fs.readFileSync(path.join(dir, 'demo.json'), 'utf8'));
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
-const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
+const pctS = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
+const range = (xs) => `${f1(Math.min(...xs))}-${f1(Math.max(...xs))}`;
 
-console.log('\n=== The demo service under wrk (CPU 1 runs it; emulated DVFS: base 2.6 GHz, boost 4.0 GHz)\n');
-row('', () => '');
-console.log(pad('', 26) + runs.map(([, l]) => pad(l, 18)).join(''));
-row('requests/s', (x) => f1(x.rps));
-row('latency p50 (ms)', (x) => f2(x.p50));
-row('latency p90 (ms)', (x) => f2(x.p90));
-row('latency p99 (ms)', (x) => f2(x.p99));
-row('time at 4.0 GHz (CPU 1)', (x) => `${(x.atMax * 100).toFixed(1)}%`);
-row('mean clock (CPU 1)', (x) => `${(x.meanKhz / 1e6).toFixed(2)} GHz`);
-const on = r.eventboost;
-const off = r.off;
-// "12.5% lower" or "3.4% higher": never a negative "lower".
-const change = (ratio) => `${f1(Math.abs(ratio - 1) * 100)}% ${ratio <= 1 ? 'lower' : 'higher'}`;
-console.log(`\neventboost vs off: p99 ${change(on.p99 / off.p99)}, throughput ` +
-  `${change(on.rps / off.rps)}, at 4.0 GHz ${(on.atMax * 100).toFixed(1)}% of the time ` +
-  '(fixed 4.0 GHz: 100%).');
+// on/off - 1 per pair; the verdict only when all pairs agree in sign.
+function compare(pairs, get, what, lowerIsBetter = true) {
+  const ch = pairs.map((p) => get(p.on) / get(p.off) - 1);
+  const all = (f) => ch.every(f);
+  let verdict;
+  if (all((c) => c < 0)) verdict = `lower in all ${ch.length} pairs (mean ${pctS(mean(ch))})`;
+  else if (all((c) => c > 0)) verdict = `higher in all ${ch.length} pairs (mean ${pctS(mean(ch))})`;
+  else verdict = 'not resolved: the pairs disagree';
+  const good = lowerIsBetter ? all((c) => c < 0) : all((c) => c > 0);
+  const bad = lowerIsBetter ? all((c) => c > 0) : all((c) => c < 0);
+  console.log(`  ${what.padEnd(22)} ${verdict}${good ? ', better' : bad ? ', worse' : ''}; per pair ${ch.map(pctS).join(', ')}`);
+}
 
-const st = json('stats-eventboost.json');
-const before = json('ebctl-before-eventboost.json');
-const after = json('ebctl-after-eventboost.json');
-console.log('\n=== What eventboost did (the service with node -r eventboost/register)\n');
+function table(pairs, rows) {
+  const pad = (s, n) => String(s).padEnd(n);
+  console.log(`  ${pad('', 24)}${pad('eventboost off', 22)}eventboost on`);
+  for (const [label, get] of rows) {
+    const off = pairs.map((p) => get(p.off));
+    const on = pairs.map((p) => get(p.on));
+    console.log(`  ${pad(label, 24)}${pad(`${f1(mean(off))} (${range(off)})`, 22)}${f1(mean(on))} (${range(on)})`);
+  }
+}
+
+console.log(`\n=== The demo service under load (its event loop on CPU 1; emulated DVFS: base 2.6 GHz, boost 4.0 GHz;`);
+console.log(`    guest clock by instruction count, -icount; ${d.reps} pairs of runs, off and on in alternating order)`);
+console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson), ${Math.round(d.load * 100)}% of its ` +
+  `capacity at 2.6 GHz (${f1(d.capacity)}/s), ${d.secs} s per run; every scheduled request counted.`);
+console.log('   mean over pairs (range):');
+table(d.service, [['latency p50 (ms)', (x) => x.p50], ['latency p99 (ms)', (x) => x.p99], ['latency mean (ms)', (x) => x.mean],
+  ['time at 4.0 GHz (%)', (x) => x.atMax * 100]]);
+const cens = d.service.reduce((a, p) => a + p.on.censored + p.off.censored, 0);
+if (cens) console.log(`   ${cens} requests not answered by the deadline (counted at their worst latency)`);
+console.log('   eventboost on vs off:');
+compare(d.service, (x) => x.p99, 'p99 latency');
+compare(d.service, (x) => x.mean, 'mean latency');
+if (d.max) console.log(`   (for reference, a fixed 4.0 GHz, one run: p50 ${f1(d.max.p50)} ms, p99 ${f1(d.max.p99)} ms)`);
+
+console.log(`\n2. Overload: closed-loop wrk, 8 connections, ${d.overloadSecs} s per run: the loop never waits.`);
+console.log('   mean over pairs (range):');
+table(d.overload, [['requests/s', (x) => x.rps], ['latency p50 (ms)', (x) => x.p50], ['latency p99 (ms)', (x) => x.p99],
+  ['time at 4.0 GHz (%)', (x) => x.atMax * 100]]);
+console.log('   eventboost on vs off:');
+compare(d.overload, (x) => x.p99, 'p99 latency');
+compare(d.overload, (x) => x.rps, 'throughput', false);
+
+const last = d.service[d.service.length - 1].on;
+const st = last.stats;
+console.log('\n=== What eventboost did (the last open-loop run with it on)\n');
 if (!st || !st.active) {
   console.log(`eventboost was not active in the service: ${st ? st.reason : 'no stats'}`);
   process.exit(1);
 }
 console.log(`core: the event loop ran on CPU ${st.thread.cpu} (policy${st.kernel.policy}, ` +
-  `${st.kernel.fastSwitch ? 'fast switch' : 'worker thread'}); the other core was never boosted by it`);
-console.log(`GC-Boost: ${st.gc.boosts} boosts over ${st.gc.count} GCs (${f1(st.gc.timeMs)} ms in GC, ` +
-  `longest ${f2(st.gc.maxMs)} ms); by kind ${JSON.stringify(st.gc.byKind)}`);
-console.log(`Queue-Boost: ${st.queue.boosts} boosts (${st.queue.byLength} by queue length, ` +
-  `${st.queue.byHeadOfLine} by head-of-line time), ${f1(st.queue.boostedMs)} ms boosted; ` +
-  `averages ${f2(st.queue.avgLength)} events, ${f1(st.queue.avgBusyUs)} us busy per loop iteration`);
-const pol = (j) => j && j.policies && j.policies.find((p) => p.policy === st.kernel.policy);
-const pb = pol(before);
-const pa = pol(after);
-if (pa && pa.eventboost && pb && pb.eventboost) {
-  const e0 = pb.eventboost;
-  const e1 = pa.eventboost;
-  const d = (k) => e1[k] - e0[k];
-  const secs = d('governed_ns') / 1e9;
-  console.log(`kernel, during the ${f1(secs)} s run: ${d('boosts')} boosts (${f1(d('boosts') / secs)}/s), ` +
-    `boosted ${(d('boosted_ns') / d('governed_ns') * 100).toFixed(1)}% of the time, ` +
-    `watchdog ends ${d('watchdog_ends')}, budget ends ${d('budget_ends')}, refused ${d('refused')}`);
-}
+  `${st.kernel.fastSwitch ? 'fast switch' : 'worker thread'})`);
+console.log(`GC-Boost: ${st.gc.boosts} boosts over ${st.gc.count} GCs (${f1(st.gc.timeMs)} ms in GC); ` +
+  `Queue-Boost: ${st.queue.boosts} boosts (${st.queue.byLength} by queue length, ${st.queue.byHeadOfLine} by head-of-line time)`);
+console.log(`hints the service sent in that run: ${last.hints}; runs with eventboost off sent ` +
+  `${[...d.service, ...d.overload].reduce((a, p) => a + p.off.hints, 0)} (must be 0)`);
 console.log(`hint -> frequency applied: p50 <= ${st.kernel.latencyP50Us} us, p99 <= ${st.kernel.latencyP99Us} us ` +
   '(under QEMU/TCG, ~20x slower than native)');
-console.log(`\nFiles: ${dir} (wrk output, ebctl status, time_in_state, stats).`);
-console.log('Next: `ebctl status` on a machine with the module; `trace-cmd record -e eventboost` ' +
-  'to see every hint, decision and frequency change; README.md for installing on a server.');
+console.log(`\nFiles: ${dir} (demo.json: every run).  make experiment measures the policies properly (README).`);
+if ([...d.service, ...d.overload].some((p) => p.off.hints)) process.exit(1);
