@@ -2,7 +2,11 @@
 # ebctl against the real module, in the guest, with ebtest_cpufreq loaded
 # per-CPU with fast switch (base 2.6 GHz, boost 4.0 GHz).  TAP output.
 #   ebctl_test.sh EBCTL EVENTBOOST_KO
+# EB_USERLIB: where test_abi is (default: beside EBCTL); EB_LIB: the shared
+# library it tests (default: the one there; an installed one for packages).
 E=$1 KO=$2
+U=${EB_USERLIB:-$(dirname "$E")}
+LIB=${EB_LIB:-$U/libeventboost.so.1.1.0}
 CF=/sys/devices/system/cpu/cpufreq
 TAP_NAME=ebctl
 . "$(dirname "$0")/tap.sh"
@@ -59,7 +63,7 @@ t "status --watch=100ms --count 2: a header, then one line per policy per report
 	'$E status --watch=100ms --count 2 >/tmp/watch.txt && [ "$(wc -l < /tmp/watch.txt)" = 5 ] &&
 	 [ "$(grep -c "^[0-9:]* *policy1 " /tmp/watch.txt)" = 2 ]'
 t "libeventboost ABI: sized stats against the module" \
-	'LD_LIBRARY_PATH=$(dirname $E) $(dirname $E)/test_abi $(dirname $E)/libeventboost.so.1.1.0 /dev/eventboost >/tmp/abi.txt || { sed "s/^/# /" /tmp/abi.txt; false; }'
+	'LD_LIBRARY_PATH=$(dirname $LIB) $U/test_abi $LIB /dev/eventboost >/tmp/abi.txt || { sed "s/^/# /" /tmp/abi.txt; false; }'
 t "status counts the timed hint" '$E status --json | grep -q "\"timed\": *[1-9]"'
 t "boost without permission: exit 4 and says which group" \
 	'nobody $E boost --for 10ms 2>/tmp/err.txt; [ $? = 4 ] && grep -q group /tmp/err.txt'
