@@ -8,10 +8,10 @@ export type GcKind =
 
 export interface StartOptions {
   /**
-   * GC-Boost: true (the pauses, scavenge, minor-mark-compact and mark-compact, and a major GC's
-   * whole marking cycle, incremental-marking), false, or the kinds to boost; the preload takes
-   * them from $EVENTBOOST_GC_KINDS. ['incremental-marking', 'mark-compact'] boosts the major GC
-   * cycles alone, at less energy. Default true.
+   * GC-Boost: true (the major GC cycles alone: a major GC's whole marking cycle,
+   * incremental-marking, and its mark-compact), false, or the kinds to boost; the preload takes
+   * them from $EVENTBOOST_GC_KINDS. Adding 'scavenge' and 'minor-mark-compact' boosts every
+   * pause, at about five times the extra energy. Default true.
    */
   gc?: boolean | readonly GcKind[];
   /** Queue-Boost. Default true. */
@@ -20,6 +20,12 @@ export interface StartOptions {
   queueFactor?: number;
   /** Monitor sample period in microseconds while the loop is busy (100..1000000). Default 1000. */
   sampleUs?: number;
+  /**
+   * Queue-Boost's overload bound in ms (1..60000): a loop kept from its queue this
+   * long (its own CPU time) is boosted whatever the averages say.
+   * Default 100.
+   */
+  maxDelayMs?: number;
   /** Hint device. Default $EVENTBOOST_DEVICE, else /dev/eventboost. */
   device?: string;
 }
@@ -66,9 +72,10 @@ export interface Stats {
     boosts: number;
     boostedNow: boolean;
     boostedMs: number;
-    /** Boosts started by the queue length, and by the head-of-line time. */
+    /** Boosts started by the queue length, the head-of-line time, and the overload bound. */
     byLength: number;
     byHeadOfLine: number;
+    byOverload: number;
     refused: number;
     errors: number;
     /** Running averages the thresholds scale. */

@@ -67,7 +67,7 @@ function start(options) {
   }
   native.stop();
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
-  const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs);
+  const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs);
   if (!r.active) return inactive(r.reason, r.errno);
   state = { active: true, reason: null, options: o };
   return { active: true, reason: null, errno: 0, code: null };
@@ -151,6 +151,7 @@ function stats() {
       boostedMs: q ? ms(q.boostedNs) : 0,
       byLength: q ? q.byLength : 0,
       byHeadOfLine: q ? q.byHeadOfLine : 0,
+      byOverload: q ? q.byOverload : 0,
       refused: q ? q.refused : 0,
       errors: q ? q.errors : 0,
       avgLength: q ? q.avgLength : 0,

@@ -28,12 +28,30 @@ struct Instance {
   GcHooks gc;
   QueueMonitor queue;
   pid_t tid = 0;
+  // The environment waits for this hook (Node-API's async cleanup) until
+  // the queue monitor's handles have closed: a Worker unloads its addons
+  // when its environment goes, and libuv runs close callbacks later.
+  napi_async_cleanup_hook_handle cleanup = nullptr;
+  int closing = 0;      // queue monitors whose handles are still closing
+  bool ending = false;  // the environment is going away
 
   void Stop() {
     gc.Stop();
-    queue.Stop();
+    if (queue.running()) {
+      closing++;
+      queue.Stop(Closed, this);
+    }
     eb_close(client);  // the kernel drops whatever the client still held
     client = nullptr;
+  }
+  static void Closed(void* arg) {
+    auto* in = static_cast<Instance*>(arg);
+    if (--in->closing == 0 && in->ending) in->Done();
+  }
+  void Done() {
+    napi_async_cleanup_hook_handle h = cleanup;
+    cleanup = nullptr;
+    if (h) napi_remove_async_cleanup_hook(h);  // last use of this
   }
 };
 
@@ -48,13 +66,13 @@ Napi::Object Result(Napi::Env env, bool active, int err) {
   return r;
 }
 
-// start(device|null, gcTypes, queue, queueFactor, sampleUs)
+// start(device|null, gcTypes, queue, queueFactor, sampleUs, maxDelayMs)
 Napi::Value Start(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Instance* in = Get(env);
-  if (info.Length() != 5 || !(info[0].IsString() || info[0].IsNull()) ||
+  if (info.Length() != 6 || !(info[0].IsString() || info[0].IsNull()) ||
       !info[1].IsNumber() || !info[2].IsBoolean() || !info[3].IsNumber() ||
-      !info[4].IsNumber()) {
+      !info[4].IsNumber() || !info[5].IsNumber()) {
     Napi::TypeError::New(env, "eventboost native start: bad arguments")
         .ThrowAsJavaScriptException();
     return env.Undefined();
@@ -67,6 +85,7 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
   bool queue = info[2].As<Napi::Boolean>().Value();
   double factor = info[3].As<Napi::Number>().DoubleValue();
   unsigned sample_us = info[4].As<Napi::Number>().Uint32Value();
+  unsigned max_delay_ms = info[5].As<Napi::Number>().Uint32Value();
 
   // Binds the client to this thread: the loop's thread.
   int err = eb_open(&in->client, device.empty() ? nullptr : device.c_str());
@@ -78,7 +97,7 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
     if (napi_get_uv_event_loop(env, &loop) != napi_ok || !loop)
       err = -ENOTSUP;
     else
-      err = in->queue.Start(loop, in->client, factor, sample_us);
+      err = in->queue.Start(loop, in->client, factor, sample_us, max_delay_ms);
     if (err) {
       in->Stop();
       return Result(env, false, err);
@@ -128,6 +147,7 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
   qo.Set("boostedNow", q.boosted_now);
   num(qo, "byLength", q.by_length);
   num(qo, "byHeadOfLine", q.by_head_of_line);
+  num(qo, "byOverload", q.by_overload);
   num(qo, "refused", q.refused);
   num(qo, "errors", q.errors);
   num(qo, "samples", q.samples);
@@ -181,13 +201,18 @@ Napi::Value Strerror(const Napi::CallbackInfo& info) {
   return Napi::String::New(info.Env(), eb_strerror(err));
 }
 
-void Cleanup(void* arg) { static_cast<Instance*>(arg)->Stop(); }
+void Cleanup(napi_async_cleanup_hook_handle, void* arg) {
+  auto* in = static_cast<Instance*>(arg);
+  in->ending = true;
+  in->Stop();
+  if (!in->closing) in->Done();
+}
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   auto* in = new Instance();
   env.SetInstanceData(in);  // deleted at environment teardown
   // A Worker that ends, or the process, undoes everything it did.
-  napi_add_env_cleanup_hook(env, Cleanup, in);
+  napi_add_async_cleanup_hook(env, Cleanup, in, &in->cleanup);
   // The Node ABI the addon was compiled for: it calls V8's C++ API, which
   // Node does not check, so index.js refuses a binary of another ABI.
   exports.Set("abi", double(NODE_MODULE_VERSION));

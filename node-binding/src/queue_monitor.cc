@@ -2,70 +2,232 @@
 #include "queue_monitor.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/epoll.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <string.h>
+
 #include <atomic>
+#include <mutex>
 
 #include "eventboost.h"
 #include "mono_clock.h"
 
 namespace eventboost {
 
-// Weight of one iteration in the running averages: about the last 32
-// iterations count, so the thresholds follow the load within milliseconds
-// under load and a single long callback barely moves them.
-static constexpr double kAvgWeight = 1.0 / 32;
-// No decision before the averages have seen this many iterations.
+// The baselines remember about this long (wall-clock time, whatever the
+// number of iterations in it): a step in the work a service does stays
+// above its threshold for seconds, not for a few dozen iterations.
+static constexpr double kBaselineNs = 30e9;
+// No length or head-of-line decision before the baselines have seen this
+// many iterations (the overload bound needs no baseline).
 static constexpr uint64_t kWarmupIterations = 32;
+// The signal of the monitor's CPU-time timer: directed at the monitor
+// thread, which blocks it and reads it from a signalfd, so no handler of
+// the application ever sees it.
+static int HolSignal() { return SIGRTMIN + 7; }
+// Events counted per sample at most: far above any threshold that matters.
+static constexpr int kMaxCount = 64;
+
+// A count-weighted mean over the last kBaselineNs: each iteration counts
+// once, and what it added fades with time, not with later iterations.
+struct Baseline {
+  double sum = 0, n = 0;
+  uint64_t at = 0;
+  // @count iterations that together came to @x.
+  void Add(double x, uint64_t now, double count = 1) {
+    if (at && now > at) {
+      double keep = exp(-double(now - at) / kBaselineNs);
+      sum *= keep;
+      n *= keep;
+    }
+    at = now;
+    sum += x;
+    n += count;
+  }
+  double Mean() const { return n > 0 ? sum / n : 0; }
+};
 
 struct QueueMonitor::Shared {
   uv_prepare_t prepare;
   uv_check_t check;
   int open_handles = 0;
+  void (*closed)(void*) = nullptr;
+  void* closed_arg = nullptr;
   uv_loop_t* loop = nullptr;
   eb_client* client = nullptr;
   double factor = 2.5;
   uint64_t sample_ns = 1000000;
-  int wake_fd = -1;     // eventfd: the loop or stop() wakes the monitor
+  uint64_t max_delay_ns = 100000000;
+  int wake_fd = -1;     // eventfd: stop() wakes the monitor
+  // A timer on the loop thread's CPU clock, armed while the monitor
+  // sleeps (by the monitor, then by the loop at each prepare): it fires (a
+  // signal to the monitor's signal_fd) when an iteration has used the
+  // head-of-line threshold of CPU time.
+  timer_t hol_timer;
+  std::atomic<bool> timer_ready{false};
+  int signal_fd = -1;
   int backend_fd = -1;  // the loop's epoll fd: readable when events wait
+  int stat_fd = -1;     // /proc/self/task/<loop thread>/stat
   clockid_t loop_clock;  // the loop thread's CPU-time clock
   pthread_t thread;
 
   // Published by the loop thread.
-  std::atomic<uint64_t> seq{0};          // bumped when the loop goes to wait
+  std::atomic<uint64_t> seq{0};          // bumped at each prepare
   std::atomic<bool> in_poll{false};      // from prepare to check
-  std::atomic<uint64_t> busy_since{0};   // this iteration's work began (ns)
-  std::atomic<uint64_t> events{0};       // events this iteration's poll returned
+  std::atomic<bool> asleep{false};       // the monitor sleeps
+  std::atomic<uint64_t> last_busy_ns{0};  // the last iteration's work
   std::atomic<uint64_t> avg_events_x256{0};
-  std::atomic<uint64_t> avg_busy_ns{0};
+  std::atomic<uint64_t> avg_busy_ns{0};  // CPU time per iteration
   std::atomic<uint64_t> iterations{0};
 
   // Loop thread only.
   uint64_t prepare_ns = 0, idle_at_prepare = 0, events_at_prepare = 0;
   uint64_t work_began = 0;
-  double avg_events = 0, avg_busy = 0;
+  Baseline events;
 
-  // Monitor <-> loop and stop().
-  std::atomic<bool> monitor_sleeping{false};
   std::atomic<bool> stop{false};
 
-  // Written by the monitor, read by counters().
-  std::atomic<uint64_t> boosts{0}, boosted_ns{0}, by_length{0}, by_hol{0};
-  std::atomic<uint64_t> refused{0}, errors{0}, samples{0}, wakeups{0};
+  // The vote: begun by the monitor, ended by either thread.
+  std::mutex vote;
   std::atomic<uint64_t> boosted_since{0};  // 0: not boosted
+
+  // Counters, read by counters().
+  std::atomic<uint64_t> boosts{0}, boosted_ns{0}, by_length{0}, by_hol{0};
+  std::atomic<uint64_t> by_overload{0}, refused{0}, errors{0}, samples{0};
+  std::atomic<uint64_t> wakeups{0};
   std::atomic<int> last_error{0};
 };
 
-static void Wake(int fd) {
-  uint64_t one = 1;
-  ssize_t r = write(fd, &one, sizeof(one));
-  (void)r;  // EAGAIN: a wake-up is already pending
+namespace {
+
+enum class Why { kLength, kHeadOfLine, kOverload };
+
+void Drain(int fd) {
+  uint64_t v;
+  ssize_t r = read(fd, &v, sizeof(v));
+  (void)r;  // EAGAIN: nothing pending
 }
+
+bool Readable(int fd) {
+  struct pollfd p = {fd, POLLIN, 0};
+  return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
+// Events ready on the loop's epoll set now.  Its items are level-triggered
+// (libuv registers none edge-triggered or one-shot), so looking takes
+// nothing from the loop: they stay ready until their callbacks read them.
+int CountReady(int epfd) {
+  struct epoll_event ev[kMaxCount];
+  int n = epoll_wait(epfd, ev, kMaxCount, 0);
+  return n > 0 ? n : 0;
+}
+
+// CPU time the loop thread has used: it grows only while the loop runs.
+uint64_t LoopCpuNs(const QueueMonitor::Shared* s) {
+  struct timespec ts;
+  if (clock_gettime(s->loop_clock, &ts)) return 0;
+  return uint64_t(ts.tv_sec) * 1000000000u + ts.tv_nsec;
+}
+
+// Whether the loop thread is running or runnable (not asleep): read once
+// per decision to sleep, so a preempted loop is not taken for a waiting one.
+bool LoopRunnable(const QueueMonitor::Shared* s) {
+  char buf[256];
+  ssize_t n = s->stat_fd >= 0 ? pread(s->stat_fd, buf, sizeof(buf) - 1, 0) : -1;
+  if (n <= 0) return false;
+  buf[n] = 0;
+  const char* p = strrchr(buf, ')');
+  return p && p[1] == ' ' && p[2] == 'R';
+}
+
+// The head-of-line threshold: the typical iteration times the factor, and
+// never below one sample period.
+uint64_t HolThreshold(const QueueMonitor::Shared* s) {
+  double t = s->factor * double(s->avg_busy_ns.load(std::memory_order_relaxed));
+  return t > double(s->sample_ns) ? uint64_t(t) : s->sample_ns;
+}
+
+void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
+  std::lock_guard<std::mutex> lock(s->vote);
+  uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
+  if (!since) return;
+  eb_queue_idle(s->client);
+  s->boosted_ns.fetch_add(now > since ? now - since : 0,
+                          std::memory_order_relaxed);
+  s->boosted_since.store(0, std::memory_order_relaxed);
+}
+
+// 0, or the kernel's refusal (-EBUSY: budget spent).
+int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why) {
+  std::lock_guard<std::mutex> lock(s->vote);
+  if (s->boosted_since.load(std::memory_order_relaxed)) return 0;
+  int err = eb_queue_busy(s->client);
+  if (err) {
+    (err == -EBUSY ? s->refused : s->errors).fetch_add(1,
+                                                       std::memory_order_relaxed);
+    s->last_error.store(err, std::memory_order_relaxed);
+    return err;
+  }
+  s->boosted_since.store(now, std::memory_order_relaxed);
+  s->boosts.fetch_add(1, std::memory_order_relaxed);
+  auto& by = why == Why::kLength      ? s->by_length
+             : why == Why::kOverload ? s->by_overload
+                                      : s->by_hol;
+  by.fetch_add(1, std::memory_order_relaxed);
+  return 0;
+}
+
+void DrainSignal(int fd) {
+  struct signalfd_siginfo si;
+  while (read(fd, &si, sizeof(si)) == ssize_t(sizeof(si))) {
+  }
+}
+
+// The loop waits: sleep until I/O arrives (the backend turns readable),
+// the loop has run the threshold of CPU time since its last prepare (the
+// CPU-time timer), or stop().
+void ArmHolTimer(QueueMonitor::Shared* s) {
+  if (!s->timer_ready.load(std::memory_order_acquire)) return;
+  struct itimerspec its = {};
+  uint64_t t = HolThreshold(s);
+  its.it_value.tv_sec = time_t(t / 1000000000u);
+  its.it_value.tv_nsec = long(t % 1000000000u);
+  timer_settime(s->hol_timer, 0, &its, nullptr);
+}
+
+void SleepWhileWaiting(QueueMonitor::Shared* s) {
+  s->asleep.store(true);
+  ArmHolTimer(s);
+  struct pollfd p[3] = {{s->backend_fd, POLLIN, 0},
+                        {s->signal_fd, POLLIN, 0},
+                        {s->wake_fd, POLLIN, 0}};
+  if (poll(p, 3, -1) > 0) {
+    if (p[1].revents & POLLIN) DrainSignal(s->signal_fd);
+    if (p[2].revents & POLLIN) Drain(s->wake_fd);
+  }
+  s->asleep.store(false);
+  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+}
+
+void SleepNs(QueueMonitor::Shared* s, uint64_t ns) {
+  struct pollfd p = {s->wake_fd, POLLIN, 0};
+  struct timespec ts = {time_t(ns / 1000000000u), long(ns % 1000000000u)};
+  if (ppoll(&p, 1, &ts, nullptr) > 0) Drain(s->wake_fd);
+  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
 
 void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   auto* s = static_cast<Shared*>(handle->data);
@@ -73,18 +235,29 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   uv_metrics_t m;
 
   if (s->work_began && now > s->work_began) {
-    s->avg_busy += (double(now - s->work_began) - s->avg_busy) * kAvgWeight;
-    s->avg_busy_ns.store(uint64_t(s->avg_busy), std::memory_order_relaxed);
+    s->last_busy_ns.store(now - s->work_began, std::memory_order_relaxed);
   }
   s->work_began = 0;
-  s->events.store(0, std::memory_order_relaxed);
-  s->busy_since.store(0, std::memory_order_relaxed);
-  s->in_poll.store(true);
-  s->seq.fetch_add(1);
   s->iterations.fetch_add(1, std::memory_order_relaxed);
   s->prepare_ns = now;
   s->idle_at_prepare = uv_metrics_idle_time(s->loop);
   if (!uv_metrics_info(s->loop, &m)) s->events_at_prepare = m.events;
+
+  // The poll's timeout (libuv computes it right after the prepare phase).
+  // (0 also while fds wait to be added to the epoll set.)
+  int timeout = uv_backend_timeout(s->loop);
+  s->in_poll.store(true);
+  s->seq.fetch_add(1);
+  // The sleeping monitor wakes if the next iteration (a timer's, an I/O
+  // event's) uses the threshold of this thread's CPU time; a shorter one
+  // re-arms it here before it fires.  Preemption never fires it.
+  if (s->asleep.load()) ArmHolTimer(s);
+  if (timeout == 0) return;
+  // The loop is about to wait, unless events are ready already: the
+  // backlog has drained, and the boost ends here, not a sample later.
+  if (s->boosted_since.load(std::memory_order_relaxed) &&
+      !Readable(s->backend_fd))
+    EndBoost(s, now);
 }
 
 void QueueMonitor::OnCheck(uv_check_t* handle) {
@@ -95,180 +268,104 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   uv_metrics_t m;
 
   // Node keeps libuv's idle-time metric: the wait ended idle - idle_at_prepare
-  // after prepare, and the I/O callbacks run since then are this
-  // iteration's work.  Without the metric, count from here.
+  // after prepare, and this iteration's work began then.
   if (s->prepare_ns && idle) {
-    began = s->prepare_ns + (idle - s->idle_at_prepare);
+    uint64_t waited = idle - s->idle_at_prepare;
+    began = s->prepare_ns + waited;
     if (began > now) began = now;
   }
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
-  s->avg_events += (double(events) - s->avg_events) * kAvgWeight;
-  s->avg_events_x256.store(uint64_t(s->avg_events * 256),
+  s->events.Add(double(events), now);
+  s->avg_events_x256.store(uint64_t(s->events.Mean() * 256),
                            std::memory_order_relaxed);
   s->work_began = began;
-  s->events.store(events, std::memory_order_relaxed);
-  s->busy_since.store(began, std::memory_order_relaxed);
   s->in_poll.store(false);
-  // Pairs with the monitor's store of monitor_sleeping and its re-check of
-  // in_poll: one of the two sides sees the other.  A queue long enough to
-  // boost for wakes it too, whatever it sleeps on.
-  bool long_queue = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations &&
-                    events >= 2 && double(events) > s->factor * s->avg_events &&
-                    !s->boosted_since.load(std::memory_order_relaxed);
-  if (long_queue || s->monitor_sleeping.load()) Wake(s->wake_fd);
-}
-
-// CPU time the loop thread has used: it grows only while the loop runs.
-static uint64_t LoopCpuNs(const QueueMonitor::Shared* s) {
-  struct timespec ts;
-  if (clock_gettime(s->loop_clock, &ts)) return 0;
-  return uint64_t(ts.tv_sec) * 1000000000u + ts.tv_nsec;
-}
-
-static bool Readable(int fd) {
-  struct pollfd p = {fd, POLLIN, 0};
-  return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
-}
-
-static void BeginBoost(QueueMonitor::Shared* s, uint64_t now, bool by_length,
-                       uint64_t seq, uint64_t* refused_seq);
-
-static void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
-  uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
-  if (!since) return;
-  eb_queue_idle(s->client);
-  s->boosted_ns.fetch_add(now - since, std::memory_order_relaxed);
-  s->boosted_since.store(0, std::memory_order_relaxed);
-}
-
-static void BeginBoost(QueueMonitor::Shared* s, uint64_t now, bool by_length,
-                       uint64_t seq, uint64_t* refused_seq) {
-  int err = eb_queue_busy(s->client);
-  if (!err) {
-    s->boosted_since.store(now, std::memory_order_relaxed);
-    s->boosts.fetch_add(1, std::memory_order_relaxed);
-    (by_length ? s->by_length : s->by_hol).fetch_add(1,
-                                                     std::memory_order_relaxed);
-    return;
-  }
-  // Budget spent (EBUSY) or worse: do not retry within this iteration.
-  *refused_seq = seq;
-  (err == -EBUSY ? s->refused : s->errors).fetch_add(1,
-                                                     std::memory_order_relaxed);
-  s->last_error.store(err, std::memory_order_relaxed);
-}
-
-// Sleep until the loop has work: its backend fd turns readable (I/O), or
-// the loop thread wakes us from its check handle (a timer fired), or
-// stop().  Returns true when I/O woke us while the loop still sat in its
-// poll phase: its work (I/O callbacks) begins about now.
-static bool SleepWhileIdle(QueueMonitor::Shared* s, uint64_t seq) {
-  bool io = false;
-
-  s->monitor_sleeping.store(true);
-  if (s->seq.load() == seq && s->in_poll.load() && !s->stop.load()) {
-    struct pollfd p[2] = {{s->backend_fd, POLLIN, 0}, {s->wake_fd, POLLIN, 0}};
-    if (poll(p, 2, -1) > 0) {
-      uint64_t drain;
-      if (p[1].revents & POLLIN) {
-        ssize_t r = read(s->wake_fd, &drain, sizeof(drain));
-        (void)r;
-      }
-      io = (p[0].revents & POLLIN) && s->seq.load() == seq &&
-           s->in_poll.load();
-    }
-    s->wakeups.fetch_add(1, std::memory_order_relaxed);
-  }
-  s->monitor_sleeping.store(false);
-  return io;
-}
-
-static void SleepNs(QueueMonitor::Shared* s, uint64_t ns) {
-  struct pollfd p = {s->wake_fd, POLLIN, 0};
-  struct timespec ts = {time_t(ns / 1000000000u), long(ns % 1000000000u)};
-  if (ppoll(&p, 1, &ts, nullptr) > 0) {
-    uint64_t drain;
-    ssize_t r = read(s->wake_fd, &drain, sizeof(drain));
-    (void)r;
-  }
 }
 
 void QueueMonitor::Monitor(Shared* s) {
-  uint64_t seen_seq = ~0ull, woke_at = 0, refused_seq = ~0ull;
-  uint64_t loop_cpu = 0, loop_cpu_at = 0;
-  bool ready_but_idle = false;
+  uint64_t seen_seq = ~0ull, refused_until = 0, boost_seq = ~0ull;
+  uint64_t hol_base = LoopCpuNs(s);
+  uint64_t last_cpu = hol_base, last_now = MonoNs();
+  bool woke = false;  // the last sleep was the long one
+  // The head-of-line baseline, the loop thread's CPU time per iteration:
+  // between two looks, the CPU it used over the iterations it began.
+  Baseline busy;
+  uint64_t busy_seq = s->seq.load(), busy_cpu = hol_base;
 
   while (!s->stop.load()) {
+    uint64_t now = MonoNs(), cpu = LoopCpuNs(s);
     uint64_t seq = s->seq.load();
     bool in_poll = s->in_poll.load();
-    uint64_t now = MonoNs(), began = 0;
 
-    if (seq != seen_seq) {
-      seen_seq = seq;
-      woke_at = 0;
+    // The loop reached its queue (prepare) since the last sample: count
+    // from here (at most a sample's CPU time too little).
+    if (seq != seen_seq) hol_base = cpu;
+    if (seq != busy_seq) {
+      busy.Add(double(cpu - busy_cpu), now, double(seq - busy_seq));
+      s->avg_busy_ns.store(uint64_t(busy.Mean()), std::memory_order_relaxed);
+      busy_seq = seq;
+      busy_cpu = cpu;
     }
-    if (!in_poll) {
-      began = s->busy_since.load(std::memory_order_relaxed);
-      if (!began) began = now;  // started mid-iteration
-    } else if (woke_at || Readable(s->backend_fd)) {
-      // Poll phase with events: the loop runs their callbacks, or has
-      // gone back to epoll_wait without a new iteration (libuv does so when
-      // an event needed no callback).  Its CPU time tells which.
-      uint64_t cpu = LoopCpuNs(s);
-      if (!woke_at) {
-        began = woke_at = now;
-      } else if ((cpu - loop_cpu) * 10 < now - loop_cpu_at) {
-        woke_at = 0;
-        ready_but_idle = true;
-      } else {
-        began = woke_at;
-      }
-      loop_cpu = cpu;
-      loop_cpu_at = now;
-    }
-    if (!began) {
-      // The loop waits and nothing is queued: the queue has drained.
+    bool progressed = (cpu - last_cpu) * 8 > now - last_now;
+    bool new_seq = seq != seen_seq;
+    seen_seq = seq;
+    last_cpu = cpu;
+    last_now = now;
+
+    // Just woken by I/O or a timer, look at least once more before
+    // deciding the loop waits: its callback may have read the fd already.
+    if (!woke && in_poll && !progressed && !new_seq &&
+        !Readable(s->backend_fd) && !LoopRunnable(s)) {
+      // The loop waits and nothing is queued.
       EndBoost(s, now);
-      if (ready_but_idle) {
-        // an fd the loop will not read: poll() would return at once
-        ready_but_idle = false;
-        SleepNs(s, s->sample_ns);
-      } else if (SleepWhileIdle(s, seq)) {
-        woke_at = loop_cpu_at = MonoNs();
-        loop_cpu = LoopCpuNs(s);
-      }
+      DrainSignal(s->signal_fd);  // from an iteration already over
+      if (s->seq.load() == seq) SleepWhileWaiting(s);
+      hol_base = last_cpu = LoopCpuNs(s);
+      last_now = MonoNs();
+      woke = true;
       continue;
     }
+    woke = false;
 
     s->samples.fetch_add(1, std::memory_order_relaxed);
-    uint64_t hol = now > began ? now - began : 0;
-    double events = in_poll ? 0 : double(s->events.load());
-    double avg_events = s->avg_events_x256.load() / 256.0;
+    uint64_t hol = cpu - hol_base;
+    int length = CountReady(s->backend_fd);
+    double avg_length = s->avg_events_x256.load() / 256.0;
     double avg_busy = double(s->avg_busy_ns.load());
-    double sample = double(s->sample_ns);
+    uint64_t threshold = HolThreshold(s);
+    bool warm = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations;
+    bool boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
 
-    if (s->iterations.load(std::memory_order_relaxed) < kWarmupIterations) {
-      // thresholds not known yet
-    } else if (!s->boosted_since.load(std::memory_order_relaxed)) {
-      bool by_length = events >= 2 && events > s->factor * avg_events;
-      bool by_hol = hol >= sample && hol > s->factor * avg_busy;
-      if ((by_length || by_hol) && seq != refused_seq)
-        BeginBoost(s, now, by_length, seq, &refused_seq);
-    } else if (events <= avg_events &&
-               double(hol) < (avg_busy > sample ? avg_busy : sample)) {
-      EndBoost(s, now);
+    if (!boosted && now >= refused_until) {
+      bool by_length = warm && length >= 2 && length > s->factor * avg_length;
+      bool by_hol = warm && hol >= threshold;
+      bool by_overload = hol >= s->max_delay_ns;
+      if (by_length || by_hol || by_overload) {
+        Why why = by_length ? Why::kLength
+                  : by_hol  ? Why::kHeadOfLine
+                            : Why::kOverload;
+        if (BeginBoost(s, now, why)) refused_until = now + 16 * s->sample_ns;
+        boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
+        boost_seq = seq;
+      }
+    } else if (boosted) {
+      // Held through the iteration it began in (the backlog, the long
+      // callback, is still being processed), then while any signal is
+      // still above its baseline; the loop ends it itself when it is about
+      // to wait again.
+      bool hold = seq == boost_seq || (length >= 2 && length > avg_length) ||
+                  double(hol) > avg_busy || hol >= s->max_delay_ns ||
+                  s->last_busy_ns.load(std::memory_order_relaxed) >=
+                      (threshold < s->max_delay_ns ? threshold : s->max_delay_ns);
+      if (!hold) {
+        EndBoost(s, now);
+        boosted = false;
+      }
     }
-    // Not boosted: nothing can trigger before the head-of-line time
-    // reaches its threshold (a long queue wakes us from OnCheck), so sleep
-    // until then instead of every sample period: waking costs the loop's
-    // core too.
-    uint64_t nap = s->sample_ns;
-    if (!s->boosted_since.load(std::memory_order_relaxed)) {
-      double until = s->factor * avg_busy - double(hol);
-      if (until > double(nap)) nap = uint64_t(until);
-    }
-    SleepNs(s, nap);
+    // Boosted, only the end is left to see, and the loop sees most ends
+    // itself: look less often.
+    SleepNs(s, boosted ? 4 * s->sample_ns : s->sample_ns);
   }
   EndBoost(s, MonoNs());
 }
@@ -276,12 +373,28 @@ void QueueMonitor::Monitor(Shared* s) {
 static void* MonitorThread(void* arg) {
   auto* s = static_cast<QueueMonitor::Shared*>(arg);
   pthread_setname_np(pthread_self(), "eventboost-mon");
+  // The CPU-time timer signals this thread only (all signals are blocked
+  // here: it stays pending for the signalfd).
+  struct sigevent sev = {};
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = HolSignal();
+  sev._sigev_un._tid = pid_t(syscall(SYS_gettid));
+  if (!timer_create(s->loop_clock, &sev, &s->hol_timer))
+    s->timer_ready.store(true, std::memory_order_release);
   QueueMonitor::Monitor(s);
   return nullptr;
 }
 
+static void FreeShared(QueueMonitor::Shared* s) {
+  if (s->wake_fd >= 0) close(s->wake_fd);
+  if (s->timer_ready.load()) timer_delete(s->hol_timer);
+  if (s->signal_fd >= 0) close(s->signal_fd);
+  if (s->stat_fd >= 0) close(s->stat_fd);
+  delete s;
+}
+
 int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
-                        unsigned sample_us) {
+                        unsigned sample_us, unsigned max_delay_ms) {
   int fd = uv_backend_fd(loop);
   if (fd < 0) return -ENOTSUP;
 
@@ -290,19 +403,26 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   s->client = client;
   s->factor = factor;
   s->sample_ns = uint64_t(sample_us) * 1000;
+  s->max_delay_ns = uint64_t(max_delay_ms) * 1000000;
   s->backend_fd = fd;
   s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (s->wake_fd < 0) {
+  sigset_t sig;
+  sigemptyset(&sig);
+  sigaddset(&sig, HolSignal());
+  s->signal_fd = signalfd(-1, &sig, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (s->wake_fd < 0 || s->signal_fd < 0) {
     int err = -errno;
-    delete s;
+    FreeShared(s);
     return err;
   }
+  char stat[64];
+  snprintf(stat, sizeof(stat), "/proc/self/task/%ld/stat", long(syscall(SYS_gettid)));
+  s->stat_fd = open(stat, O_RDONLY | O_CLOEXEC);
   uv_metrics_t m;
   if (!uv_metrics_info(loop, &m)) s->events_at_prepare = m.events;
   int err = pthread_getcpuclockid(pthread_self(), &s->loop_clock);
   if (err) {
-    close(s->wake_fd);
-    delete s;
+    FreeShared(s);
     return -err;
   }
 
@@ -313,8 +433,7 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   err = pthread_create(&s->thread, nullptr, MonitorThread, s);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (err) {
-    close(s->wake_fd);
-    delete s;
+    FreeShared(s);
     return -err;
   }
 
@@ -342,6 +461,7 @@ QueueMonitor::Counters QueueMonitor::counters() const {
   c.boosted_ns = s->boosted_ns.load() + (since ? MonoNs() - since : 0);
   c.by_length = s->by_length.load();
   c.by_head_of_line = s->by_hol.load();
+  c.by_overload = s->by_overload.load();
   c.refused = s->refused.load();
   c.errors = s->errors.load();
   c.samples = s->samples.load();
@@ -357,21 +477,31 @@ QueueMonitor::Counters QueueMonitor::counters() const {
 static void OnClose(uv_handle_t* handle) {
   auto* s = static_cast<QueueMonitor::Shared*>(handle->data);
   if (--s->open_handles) return;
-  close(s->wake_fd);
-  delete s;
+  void (*closed)(void*) = s->closed;
+  void* arg = s->closed_arg;
+  FreeShared(s);
+  if (closed) closed(arg);
 }
 
-void QueueMonitor::Stop() {
+void QueueMonitor::Stop(void (*closed)(void*), void* arg) {
   Shared* s = shared_;
-  if (!s) return;
+  if (!s) {
+    if (closed) closed(arg);
+    return;
+  }
 
   s->stop.store(true);
-  Wake(s->wake_fd);
+  uint64_t one = 1;
+  ssize_t r = write(s->wake_fd, &one, sizeof(one));
+  (void)r;
   pthread_join(s->thread, nullptr);  // it ends a vote still held
+  if (s->timer_ready.exchange(false)) timer_delete(s->hol_timer);
   last_ = counters();
   last_.boosted_now = false;
   uv_prepare_stop(&s->prepare);
   uv_check_stop(&s->check);
+  s->closed = closed;
+  s->closed_arg = arg;
   uv_close(reinterpret_cast<uv_handle_t*>(&s->prepare), OnClose);
   uv_close(reinterpret_cast<uv_handle_t*>(&s->check), OnClose);
   shared_ = nullptr;

@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Queue-Boost.  The loop thread measures each loop iteration in prepare and
-// check handles (libuv's loop state is only safe to read there) and
-// publishes it through atomics; a monitor thread samples what is published
-// every sample period while the loop is busy, compares two signals against
-// dynamic thresholds and holds a queue vote while either is above:
-//   - queue length: events the loop's poll returned in this iteration;
-//   - head-of-line time: how long the loop has been busy in this iteration
-//     (the callback at the head holds up everything behind it).
-// Each threshold is a running average scaled by the queue factor; the boost
-// ends (hysteresis) when both signals are back at their averages, or at
-// once when the loop waits again.  While the loop waits the monitor sleeps
-// in poll() on the loop's backend fd, so an idle service costs nothing.
+// Queue-Boost.  The loop thread marks each iteration in prepare and check
+// handles (libuv's loop state is only safe to read there) and publishes
+// through atomics; a monitor thread watches the loop while it works and
+// holds a queue vote while one of three signals is up:
+//   - queue length: events ready on the loop's epoll set, counted when the
+//     loop's poll returns and while the callbacks run (the backlog);
+//   - head-of-line time: the loop thread's own CPU time since it last
+//     reached its queue (prepare): preemption does not count;
+//   - overload: the head-of-line time against an absolute bound
+//     (maxDelayMs), whatever the averages say.
+// Length and head-of-line thresholds are baselines (count-weighted means
+// over the last ~30 s of iterations) scaled by the queue factor.  The loop
+// thread itself ends the boost before it waits again.  While the loop waits
+// the monitor sleeps until I/O arrives or until an iteration has used the
+// head-of-line threshold of the loop thread's CPU time (a timer on that
+// clock, re-armed at each prepare): an idle service, whose iterations are
+// short, never wakes it.
 #ifndef EVENTBOOST_QUEUE_MONITOR_H
 #define EVENTBOOST_QUEUE_MONITOR_H
 
 #include <stdint.h>
 #include <uv.h>
-
 
 struct eb_client;
 
@@ -25,7 +29,7 @@ namespace eventboost {
 class QueueMonitor {
  public:
   struct Counters {
-    uint64_t boosts, boosted_ns, by_length, by_head_of_line;
+    uint64_t boosts, boosted_ns, by_length, by_head_of_line, by_overload;
     uint64_t refused, errors, samples, wakeups, iterations;
     bool boosted_now;
     double avg_length, avg_busy_us;
@@ -34,9 +38,11 @@ class QueueMonitor {
 
   // 0 or a negative errno.  Must be called on @loop's thread.
   int Start(uv_loop_t* loop, eb_client* client, double factor,
-            unsigned sample_us);
+            unsigned sample_us, unsigned max_delay_ms);
   // Join the monitor, end a held vote, close the handles.  Loop thread.
-  void Stop();
+  // @closed(@arg) runs once the handles have closed (at once when nothing
+  // was running): a Worker's environment must not go before that.
+  void Stop(void (*closed)(void*) = nullptr, void* arg = nullptr);
   bool running() const { return shared_ != nullptr; }
   Counters counters() const;
 

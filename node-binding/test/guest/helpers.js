@@ -6,7 +6,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
-const PKG = path.resolve(__dirname, '../..');
+// EB_TEST_PKG: run the tests against another copy of the package (an older
+// build, to see a test fail without a fix).
+const PKG = process.env.EB_TEST_PKG || path.resolve(__dirname, '../..');
 const CF = '/sys/devices/system/cpu/cpufreq';
 const BASE = 2600000;
 const BOOST = 4000000;

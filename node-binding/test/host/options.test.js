@@ -3,11 +3,16 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { normalize, fromEnv } = require('../../lib/options');
 
-test('defaults: GC pauses and marking cycles, queue on, factor 2.5, 1 ms sampling', () => {
+test('defaults: the major GC cycles, queue on, factor 2.5, 1 ms sampling, 100 ms overload bound', () => {
   assert.deepStrictEqual(normalize(), {
-    gc: ['scavenge', 'minor-mark-compact', 'mark-compact', 'incremental-marking'],
-    queue: true, queueFactor: 2.5, sampleUs: 1000, device: undefined,
+    gc: ['incremental-marking', 'mark-compact'],
+    queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, device: undefined,
   });
+  assert.strictEqual(normalize({ maxDelayMs: 20 }).maxDelayMs, 20);
+  assert.throws(() => normalize({ maxDelayMs: 0 }), /option maxDelayMs must be an integer from 1 to 60000, got 0/);
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST_QUEUE_MAX_DELAY_MS: '50' }), { options: { maxDelayMs: 50 } });
+  assert.throws(() => fromEnv({ EVENTBOOST_QUEUE_MAX_DELAY_MS: '0.5' }),
+    /^Error: EVENTBOOST_QUEUE_MAX_DELAY_MS must be an integer from 1 to 60000, got 0.5/);
   assert.deepStrictEqual(normalize({ gc: false, queue: false }).gc, []);
   assert.deepStrictEqual(normalize({ gc: ['mark-compact', 'mark-compact'] }).gc, ['mark-compact']);
   assert.strictEqual(normalize({ queueFactor: 1, sampleUs: 100 }).sampleUs, 100);
@@ -28,7 +33,7 @@ const bad = [
   [{ sampleUs: 2e6 }, RangeError, /option sampleUs/],
   [{ device: '' }, TypeError, /option device must be a non-empty path/],
   [{ device: 3 }, TypeError, /option device/],
-  [{ queu: true }, TypeError, /unknown option 'queu' \(options: gc, queue, queueFactor, sampleUs, device\)/],
+  [{ queu: true }, TypeError, /unknown option 'queu' \(options: gc, queue, queueFactor, sampleUs, maxDelayMs, device\)/],
   ['all', TypeError, /options must be an object, got 'all'/],
   [[], TypeError, /options must be an object, got an array/],
 ];
