@@ -35,6 +35,11 @@ struct eb_client {
 	int vote_cpu;			/* where the votes count, -1 if none */
 	u64 vote_start_ns;		/* votes held continuously since */
 	u64 timed_end_ns;
+	/* The client's share of the budget, per window of its own: */
+	u64 win_start_ns;
+	u64 win_used_ns;		/* time votes were held in it */
+	u64 acct_ns;			/* held time accounted up to */
+	u64 share_ns;			/* of the last governed vote CPU */
 	unsigned int max_boost_us;	/* of the last governed vote CPU */
 	struct hrtimer timer;
 	struct list_head node;		/* eb_clients, under eb_clients_lock */
@@ -63,12 +68,30 @@ static u64 eb_client_max_ns(struct eb_client *c)
 	return (u64)c->max_boost_us * NSEC_PER_USEC;
 }
 
-/* Next check: a tick (to follow migration), timed end, or the watchdog. */
+/* Charge the time votes were held to the client's window; roll it. */
+static void eb_client_account(struct eb_client *c, u64 now)
+{
+	if (c->votes && now > c->acct_ns)
+		c->win_used_ns += now - c->acct_ns;
+	c->acct_ns = now;
+	if (now >= c->win_start_ns + EB_BUDGET_WINDOW_NS) {
+		c->win_start_ns = now;
+		c->win_used_ns = 0;
+	}
+}
+
+/*
+ * Next check: a tick (to follow migration), timed end, the watchdog, or
+ * the end of the client's share of the budget.
+ */
 static void eb_client_arm(struct eb_client *c, u64 now)
 {
 	u64 max_ns = eb_client_max_ns(c);
 	u64 next = min(now + TICK_NSEC, c->vote_start_ns + max_ns);
 
+	if (c->share_ns > c->win_used_ns &&
+	    c->share_ns - c->win_used_ns < TICK_NSEC)
+		next = min(next, now + c->share_ns - c->win_used_ns);
 	if (c->votes & EB_VOTE_TIMED)
 		next = min(next, c->timed_end_ns);
 	/*
@@ -91,6 +114,7 @@ static int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 {
 	int from = -1;
 
+	eb_client_account(c, now);
 	if (c->votes && (!votes || cpu != c->vote_cpu)) {
 		from = c->vote_cpu;
 		eb_cpu_vote_del(from);
@@ -133,6 +157,9 @@ static enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 		wd_cpu = c->vote_cpu;
 		votes = 0;
 	}
+	eb_client_account(c, now);
+	if (c->win_used_ns >= c->share_ns)
+		votes = 0;
 	if (eb_task_gone(c->task))
 		votes = 0;
 	to = votes ? task_cpu(c->task) : -1;
@@ -161,7 +188,7 @@ static long eb_client_vote(struct eb_client *c, unsigned int set,
 	unsigned int votes;
 	unsigned long flags;
 	int cpu, from, ret = 0;
-	u64 now;
+	u64 now, share;
 
 	raw_spin_lock_irqsave(&c->lock, flags);
 	now = ktime_get_ns();
@@ -173,9 +200,25 @@ static long eb_client_vote(struct eb_client *c, unsigned int set,
 		return set ? -ESRCH : 0;
 	}
 	cpu = task_cpu(c->task);
+	share = eb_cpu_client_budget_ns(cpu);
+	if (!share) {
+		/*
+		 * Not governed by eventboost: no vote, and no timer work for
+		 * it, where no budget applies.  Harmless, so not an error.
+		 */
+		from = eb_client_set_votes(c, 0, -1, now);
+		raw_spin_unlock_irqrestore(&c->lock, flags);
+		if (from >= 0)
+			eb_cpu_update(from, -1, 0, true);
+		return 0;
+	}
+	c->share_ns = share;
 	votes = (c->votes | set) & ~clear;
 	if (set & ~c->votes || (set & EB_VOTE_TIMED)) {
-		ret = eb_cpu_may_boost(cpu, now);
+		eb_client_account(c, now);
+		ret = c->win_used_ns >= share ? -EBUSY : 0;
+		if (!ret)
+			ret = eb_cpu_may_boost(cpu, now);
 		if (ret) {
 			raw_spin_unlock_irqrestore(&c->lock, flags);
 			trace_eventboost_hint(cpu, task_pid_nr(current), votes,
@@ -333,6 +376,9 @@ static long eb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return -ENOTTY;
 	}
 
+	/* Hints and BIND change state: not through a read-only file. */
+	if (cmd != EB_IOC_CLIENT_INFO && !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
 	/* A client acts only for the process it is bound in. */
 	if (task_tgid(current) != c->tgid)
 		return -EPERM;
@@ -367,6 +413,7 @@ static int eb_open(struct inode *inode, struct file *file)
 			 HRTIMER_MODE_ABS_HARD);
 	c->vote_cpu = -1;
 	c->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
+	c->share_ns = U64_MAX;
 	c->task = get_task_struct(current);
 	c->tgid = get_pid(task_tgid(current));
 

@@ -122,16 +122,34 @@ static ssize_t budget_pct_store(struct gov_attr_set *attr_set, const char *buf,
 	return count;
 }
 
+static ssize_t rate_limit_us_show(struct gov_attr_set *attr_set, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_eb_tunables(attr_set)->rate_limit_us);
+}
+
+static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
+				   const char *buf, size_t count)
+{
+	unsigned int us;
+
+	if (kstrtouint(buf, 10, &us) || us > EB_MAX_RATE_LIMIT_US)
+		return -EINVAL;
+	WRITE_ONCE(to_eb_tunables(attr_set)->rate_limit_us, us);
+	return count;
+}
+
 static struct governor_attr base_freq = __ATTR_RW(base_freq);
 static struct governor_attr boost_freq = __ATTR_RW(boost_freq);
 static struct governor_attr max_boost_us = __ATTR_RW(max_boost_us);
 static struct governor_attr budget_pct = __ATTR_RW(budget_pct);
+static struct governor_attr rate_limit_us = __ATTR_RW(rate_limit_us);
 
 static struct attribute *eb_attrs[] = {
 	&base_freq.attr,
 	&boost_freq.attr,
 	&max_boost_us.attr,
 	&budget_pct.attr,
+	&rate_limit_us.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(eb);
@@ -187,6 +205,7 @@ static int eb_gov_init(struct cpufreq_policy *policy)
 	gov_attr_set_init(&t->attr_set, &ebp->tunables_hook);
 	t->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
 	t->budget_pct = EB_DEFAULT_BUDGET_PCT;
+	t->rate_limit_us = EB_DEFAULT_RATE_LIMIT_US;
 	ebp->tunables = t;
 	policy->governor_data = ebp;
 

@@ -30,6 +30,11 @@
 #define EB_DEFAULT_MAX_BOOST_US	100000U		/* 100 ms */
 #define EB_MAX_MAX_BOOST_US	10000000U	/* 10 s */
 #define EB_DEFAULT_BUDGET_PCT	50U
+/* Frequency changes per policy: at most one per rate_limit_us. */
+#define EB_DEFAULT_RATE_LIMIT_US	1000U
+#define EB_MAX_RATE_LIMIT_US	100000U
+/* One client's votes may use at most this share of its policy's budget. */
+#define EB_CLIENT_BUDGET_SHARE_PCT	50U
 #define EB_BUDGET_WINDOW_NS	NSEC_PER_SEC
 /* Without a known nominal frequency, base is this share of the maximum
  * (the published prototype's 2.6 GHz of 4.0 GHz).
@@ -42,6 +47,7 @@ struct eb_tunables {
 	unsigned int boost_khz;		/* 0: cpuinfo.max_freq */
 	unsigned int max_boost_us;
 	unsigned int budget_pct;
+	unsigned int rate_limit_us;
 };
 
 struct eb_counters {
@@ -73,12 +79,14 @@ struct eb_policy {
 	u64 start_ns;
 	u64 window_start_ns;
 	u64 window_used_ns;
+	u64 change_ns;			/* last change started, or 0 */
 	bool budget_spent;
 	bool ipi_pending;
 	bool work_in_progress;
 	struct eb_counters cnt;
 
 	struct hrtimer budget_timer;
+	struct hrtimer rate_timer;	/* a change deferred by rate_limit_us */
 	call_single_data_t csd;		/* remote fast switch */
 	struct work_struct sweep_work;	/* end votes when the budget is spent */
 	struct kthread_worker *worker;	/* slow path */
@@ -104,6 +112,7 @@ void eb_cpu_vote_del(int cpu);
 void eb_cpu_update(int cpu, int reason, u64 hint_ns, bool sync);
 void eb_cpu_count_end(int cpu, bool watchdog);
 unsigned int eb_cpu_max_boost_us(int cpu);
+u64 eb_cpu_client_budget_ns(int cpu);
 int eb_cpu_policy_stats(struct eb_policy_stats *st);
 
 /* eb_client.c */

@@ -107,11 +107,31 @@ static void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)
 }
 
 /*
+ * A change within rate_limit_us of the last one waits for the rate timer
+ * (which re-decides then); after a quiet period it goes at once, so the
+ * first boost still lands inside the hint's ioctl.  This bounds the
+ * frequency changes, and the cross-CPU calls that apply them, per policy.
+ */
+static bool eb_rate_limited(struct eb_policy *ebp, u64 now)
+{
+	u64 next = ebp->change_ns +
+		   (u64)READ_ONCE(ebp->tunables->rate_limit_us) * NSEC_PER_USEC;
+
+	if (!ebp->change_ns || now >= next)
+		return false;
+	if (!hrtimer_is_queued(&ebp->rate_timer))
+		hrtimer_start(&ebp->rate_timer, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS_HARD);
+	return true;
+}
+
+/*
  * The one decision: boost while any CPU of the policy holds a vote and the
  * budget is not spent, clamped to the current limits.  Returns true when the
- * driver must be given a new frequency.  Called with ebp->lock held.
+ * driver must be given a new frequency now (@limit: unless rate limited).
+ * Called with ebp->lock held.
  */
-static bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns)
+static bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 {
 	struct cpufreq_policy *policy = ebp->policy;
 	unsigned int pct = READ_ONCE(ebp->tunables->budget_pct);
@@ -145,6 +165,9 @@ static bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns)
 		return false;
 	if (hint_ns && !ebp->hint_ns)
 		ebp->hint_ns = hint_ns;
+	if (limit && eb_rate_limited(ebp, now))
+		return false;
+	ebp->change_ns = now;
 	return true;
 }
 
@@ -280,18 +303,27 @@ out:
 	put_cpu();
 }
 
-static enum hrtimer_restart eb_budget_timer_fn(struct hrtimer *timer)
+static void eb_redecide_async(struct eb_policy *ebp)
 {
-	struct eb_policy *ebp = container_of(timer, struct eb_policy,
-					     budget_timer);
 	unsigned long flags;
 	bool kick;
 
 	raw_spin_lock_irqsave(&ebp->lock, flags);
-	kick = eb_decide(ebp, ktime_get_ns(), 0);
+	kick = eb_decide(ebp, ktime_get_ns(), 0, true);
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	if (kick)
 		eb_kick(ebp, false);
+}
+
+static enum hrtimer_restart eb_budget_timer_fn(struct hrtimer *timer)
+{
+	eb_redecide_async(container_of(timer, struct eb_policy, budget_timer));
+	return HRTIMER_NORESTART;
+}
+
+static enum hrtimer_restart eb_rate_timer_fn(struct hrtimer *timer)
+{
+	eb_redecide_async(container_of(timer, struct eb_policy, rate_timer));
 	return HRTIMER_NORESTART;
 }
 
@@ -311,6 +343,8 @@ int eb_policy_init_state(struct eb_policy *ebp)
 	mutex_init(&ebp->work_lock);
 	INIT_LIST_HEAD(&ebp->tunables_hook);
 	eb_hrtimer_setup(&ebp->budget_timer, eb_budget_timer_fn,
+			 CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	eb_hrtimer_setup(&ebp->rate_timer, eb_rate_timer_fn,
 			 CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	INIT_CSD(&ebp->csd, eb_apply_ipi_async, ebp);
 	INIT_WORK(&ebp->sweep_work, eb_sweep_fn);
@@ -351,6 +385,7 @@ void eb_policy_start(struct eb_policy *ebp)
 	ebp->target_khz = 0;
 	ebp->applied_khz = 0;
 	ebp->hint_ns = 0;
+	ebp->change_ns = 0;
 	ebp->acct_ns = now;
 	ebp->start_ns = now;
 	ebp->window_start_ns = now;
@@ -383,6 +418,7 @@ void eb_policy_stop(struct eb_policy *ebp)
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 
 	hrtimer_cancel(&ebp->budget_timer);
+	hrtimer_cancel(&ebp->rate_timer);
 	/* No new IPI after !started; wait for one in flight ... */
 	while (READ_ONCE(ebp->ipi_pending))
 		cpu_relax();
@@ -410,7 +446,7 @@ void eb_policy_retune(struct eb_policy *ebp)
 	bool kick;
 
 	raw_spin_lock_irqsave(&ebp->lock, flags);
-	kick = eb_decide(ebp, ktime_get_ns(), 0);
+	kick = eb_decide(ebp, ktime_get_ns(), 0, false);
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	if (!kick)
 		return;
@@ -454,7 +490,7 @@ void eb_cpu_update(int cpu, int reason, u64 hint_ns, bool sync)
 		raw_spin_lock_irqsave(&ebp->lock, flags);
 		if (reason >= 0 && reason < EB_NR_REASONS)
 			ebp->cnt.hints[reason]++;
-		kick = eb_decide(ebp, ktime_get_ns(), hint_ns);
+		kick = eb_decide(ebp, ktime_get_ns(), hint_ns, true);
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 		if (kick)
 			eb_kick(ebp, sync);
@@ -516,6 +552,29 @@ unsigned int eb_cpu_max_boost_us(int cpu)
 		us = READ_ONCE(ebp->tunables->max_boost_us);
 	rcu_read_unlock();
 	return us;
+}
+
+/*
+ * How long one client's votes may be held per budget window on @cpu's
+ * policy: a share of the budget, so that no client can spend it all and
+ * leave the others EBUSY.  U64_MAX without a budget; 0 if not governed.
+ */
+u64 eb_cpu_client_budget_ns(int cpu)
+{
+	struct eb_policy *ebp;
+	unsigned int pct = 0;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	if (ebp)
+		pct = READ_ONCE(ebp->tunables->budget_pct);
+	rcu_read_unlock();
+	if (!pct)
+		return 0;
+	if (pct >= 100)
+		return U64_MAX;
+	return EB_BUDGET_WINDOW_NS / 100 * pct / 100 *
+	       EB_CLIENT_BUDGET_SHARE_PCT;
 }
 
 int eb_cpu_policy_stats(struct eb_policy_stats *st)

@@ -269,6 +269,12 @@ FIXTURE_SETUP(eb)
 		 * ioctls: only the watchdog's own tests get the default.
 		 */
 		ASSERT_EQ(0, set_tunable(self->pols[i], "max_boost_us", "10000000"));
+		/*
+		 * Changes in quick succession apply at once (the suite asserts
+		 * the frequency when the ioctl returns): only the rate limit's
+		 * own test has the default.
+		 */
+		ASSERT_EQ(0, set_tunable(self->pols[i], "rate_limit_us", "0"));
 		ASSERT_EQ(BASE, wait_khz(self->pols[i], BASE, 2000));
 	}
 }
@@ -377,6 +383,10 @@ TEST_F(eb, defaults_and_tunable_validation)
 	EXPECT_EQ(BOOST, get_tunable(pol, "boost_freq"));
 	EXPECT_EQ(100000, get_tunable(pol, "max_boost_us"));
 	EXPECT_EQ(50, get_tunable(pol, "budget_pct"));
+	EXPECT_EQ(1000, get_tunable(pol, "rate_limit_us"));
+	EXPECT_EQ(-EINVAL, set_tunable(pol, "rate_limit_us", "100001"));
+	EXPECT_EQ(-EINVAL, set_tunable(pol, "rate_limit_us", "-1"));
+	EXPECT_EQ(1000, get_tunable(pol, "rate_limit_us"));
 	for (unsigned int i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
 		EXPECT_EQ(-EINVAL, set_tunable(pol, "base_freq", junk[i])) TH_LOG("'%s'", junk[i]);
 		EXPECT_EQ(-EINVAL, set_tunable(pol, "boost_freq", junk[i])) TH_LOG("'%s'", junk[i]);
@@ -391,6 +401,7 @@ TEST_F(eb, defaults_and_tunable_validation)
 	EXPECT_EQ(100000, get_tunable(pol, "max_boost_us"));
 	EXPECT_EQ(BASE, cur_khz(pol));
 	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "0"));
 
 	/* A new base applies at once; a new boost at the next boost. */
 	ASSERT_EQ(0, set_tunable(pol, "base_freq", "1600000"));
@@ -691,8 +702,12 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 {
 	struct eb_policy_stats st;
 	int pol = self->pol_last, fd, ret = 0;
+	int more[2];
 
-	/* 10% of a 1 s window: 100 ms of boost, then base until it rolls. */
+	/*
+	 * 10% of a 1 s window: 100 ms of boost, then base until it rolls.
+	 * One client may use half of it: three in turn spend it.
+	 */
 	for (int i = 0; i < self->npol; i++)
 		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "10"));
 	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "10000000"));
@@ -701,6 +716,16 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, eb_boost_for(fd, 5000000));
 	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	for (int i = 0; i < 2; i++) {
+		int prev = i ? more[i - 1] : fd;
+
+		for (int j = 0; j < 200 && client_info(prev).votes; j++)
+			msleep(1);
+		more[i] = eb_open();
+		ASSERT_GE(more[i], 0);
+		ret = eb_boost_for(more[i], 5000000);
+		ASSERT_TRUE(ret == 0 || ret == -EBUSY);
+	}
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 1500));
 	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
 	EXPECT_GE(st.budget_ends, 1u);
@@ -722,9 +747,166 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 	/* after the window boosts are allowed again */
 	msleep(1100);
 	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
-	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST)) {
+		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
+		TH_LOG("flags %x target %u votes %u vote_cpu %d", st.flags,
+		       st.target_khz, client_info(fd).votes, client_info(fd).vote_cpu);
+	}
 	close(fd);
+	close(more[0]);
+	close(more[1]);
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+}
+
+/*
+ * One client cannot spend its policy's whole budget and leave the others
+ * EBUSY: its votes end when it has used its share (half), and it is
+ * refused until its window rolls, while another client still boosts.
+ */
+TEST_F(eb, one_client_cannot_starve_the_others)
+{
+	int pol = self->pol_last, a, b;
+	struct eb_policy_stats st;
+
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "40"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	a = eb_open();
+	b = eb_open();
+	ASSERT_GE(a, 0);
+	ASSERT_GE(b, 0);
+	ASSERT_EQ(0, eb_boost_for(a, 5000000));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	/* Its share: 200 ms of the policy's 400 ms per second. */
+	for (int i = 0; i < 400 && client_info(a).votes; i++)
+		msleep(5);
+	EXPECT_EQ(0u, client_info(a).votes);
+	EXPECT_EQ(-EBUSY, hint(a, EB_IOC_GC_ENTER));
+	ASSERT_EQ(0, eb_policy_stats(a, self->last_cpu, &st));
+	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT);
+	EXPECT_EQ(0, hint(b, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	EXPECT_EQ(0, hint(b, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	close(a);
+	close(b);
+}
+
+/* Hints and BIND need a file opened for writing; reading needs none. */
+TEST_F(eb, read_only_fd_cannot_hint)
+{
+	struct eb_boost_for bf = { .usec = 1000 };
+	struct eb_bind bind = { 0 };
+	struct eb_version v = { 0 };
+	int fd = open(EB_DEV, O_RDONLY | O_CLOEXEC);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, pin(self->last_cpu));
+	EXPECT_EQ(-EBADF, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(-EBADF, hint(fd, EB_IOC_QUEUE_BUSY));
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BOOST_FOR, &bf));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, ioctl(fd, EB_IOC_BIND, &bind));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(0, ioctl(fd, EB_IOC_VERSION, &v));
+	EXPECT_EQ(0u, client_info(fd).votes);
+	EXPECT_EQ(BASE, cur_khz(self->pol_last));
+	close(fd);
+}
+
+/*
+ * A hint for a CPU that eventboost does not govern starts no vote (and so
+ * no timer work there, where no budget would bound it).
+ */
+TEST_F(eb, no_vote_where_not_governed)
+{
+	int fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(EB_VOTE_GC, client_info(fd).votes);
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "performance"));
+	/* Accepted and ignored: the held vote ends too. */
+	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+	EXPECT_EQ(0u, client_info(fd).votes);
+	EXPECT_EQ(-1, client_info(fd).vote_cpu);
+	EXPECT_EQ(0, eb_boost_for(fd, 1000000));
+	EXPECT_EQ(0u, client_info(fd).votes);
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
+	ASSERT_EQ(0, set_tunable(self->pol_last, "rate_limit_us", "0"));
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	close(fd);
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+}
+
+struct flood_arg {
+	int fd, cpu, stop;
+	long n;
+};
+
+static void *gc_flood(void *p)
+{
+	struct flood_arg *a = p;
+
+	pin(a->cpu);
+	while (!__atomic_load_n(&a->stop, __ATOMIC_RELAXED)) {
+		hint(a->fd, EB_IOC_GC_ENTER);
+		hint(a->fd, EB_IOC_GC_EXIT);
+		a->n++;
+	}
+	return NULL;
+}
+
+/*
+ * rate_limit_us bounds the frequency changes of a policy (and the
+ * cross-CPU calls that make them) under a flood of GC enter/exit pairs
+ * sent from another CPU; after a quiet period the first boost still lands
+ * inside the ioctl, and the last change of a flood is not lost.
+ */
+TEST_F(eb, rate_limit_bounds_changes)
+{
+	struct flood_arg a = { .cpu = 0 };
+	int pol = self->pol_last;
+	struct drv_policy d0, d1;
+	long long t0, t1, bound;
+	pthread_t t;
+
+	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "10000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	a.fd = eb_open();
+	ASSERT_GE(a.fd, 0);
+	msleep(30);
+	ASSERT_EQ(0, hint(a.fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	ASSERT_EQ(0, hint(a.fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+
+	ASSERT_EQ(0, drv_read(pol, &d0, NULL));
+	t0 = eb_now_ns();
+	ASSERT_EQ(0, pthread_create(&t, NULL, gc_flood, &a));
+	msleep(1000);
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	/* The flood ended on an exit: the deferred change to base lands. */
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	t1 = eb_now_ns();
+	ASSERT_EQ(0, drv_read(pol, &d1, NULL));
+	/* One change per 10 ms, and the first at once. */
+	bound = (t1 - t0) / 10000000 + 2;
+	EXPECT_LE(d1.changes - d0.changes, bound)
+		TH_LOG("%ld enter/exit pairs", a.n);
+	EXPECT_GE(a.n, 1);
+
+	/* Quiet again: the first boost is applied when the ioctl returns. */
+	msleep(30);
+	ASSERT_EQ(0, hint(a.fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	close(a.fd);
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
 }
 
 TEST_F(eb, limits_take_effect_at_once)

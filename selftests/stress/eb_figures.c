@@ -17,6 +17,11 @@
  *   memory:   SUnreclaim/Slab before and after a hint flood and an
  *             open/close flood
  *   flood:    wakeup lateness of a 1 ms sleeper, idle vs during a flood
+ *   hostile:  one client flooding GC enter/exit pairs and timed boosts at
+ *             the last CPU's policy from CPU 0: frequency changes/s, IPIs
+ *             received by the last CPU, a 1 ms sleeper's lateness there,
+ *             and a well-behaved client's successful boosts, without the
+ *             flood, with it, and with it and rate_limit_us 0
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -442,13 +447,13 @@ static void fig_memory(long hints, long opens, int ncpu)
 
 /* ---- does a flood starve others: lateness of a 1 ms sleeper ---- */
 
-static long long sleeper_p99(int secs)
+static long long sleeper_on(int c, int secs)
 {
 	static long long late[20000];
 	uint64_t end = eb_now_ns() + secs * 1000000000ull;
 	int n = 0;
 
-	pin(0);
+	pin(c);
 	while (eb_now_ns() < end && n < 20000) {
 		uint64_t t = eb_now_ns();
 
@@ -457,6 +462,11 @@ static long long sleeper_p99(int secs)
 	}
 	qsort(late, n, sizeof(*late), cmp_ll);
 	return n ? late[n * 99 / 100] : -1;
+}
+
+static long long sleeper_p99(int secs)
+{
+	return sleeper_on(0, secs);
 }
 
 /* p99 lateness of the sleeper while @ncpu threads flood (or spin). */
@@ -488,6 +498,124 @@ static void fig_flood(int ncpu)
 	printf("# flood: 1 ms sleeper p99 lateness: idle %.0f us, %d spinning threads %.0f us, %d hint-flooding threads %.0f us (flood/spin x%.2f)\n",
 	       idle / 1e3, ncpu, spin / 1e3, ncpu, flood / 1e3,
 	       spin > 0 ? (double)flood / spin : 0);
+}
+
+/* ---- bounds on a hostile client ---- */
+
+/* Function-call IPIs (CAL) received so far by @c, from /proc/interrupts. */
+static long long cal_ipis(int c)
+{
+	char line[4096];
+	long long n = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "CAL:", 4))
+			continue;
+		p += 4;
+		for (int i = 0; i <= c; i++)
+			n = strtoll(p, &p, 10);
+		break;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+struct hostile {
+	atomic_int *stop;
+	int fd;
+	long pairs;
+};
+
+/* Bound to a thread on the victim CPU, flooding from CPU 0. */
+static void *hostile_flood(void *p)
+{
+	struct hostile *h = p;
+
+	pin(0);
+	while (!atomic_load(h->stop)) {
+		ioctl(h->fd, EB_IOC_GC_ENTER, 0);
+		ioctl(h->fd, EB_IOC_GC_EXIT, 0);
+		if ((++h->pairs & 63) == 0)
+			eb_boost_for(h->fd, 1000000);
+	}
+	return NULL;
+}
+
+struct polite {
+	atomic_int *stop;
+	long tries, ok;
+};
+
+/* A well-behaved client on the victim CPU: 1 ms boosts every 10 ms. */
+static void *polite_client(void *p)
+{
+	struct polite *w = p;
+	int fd;
+
+	pin(cpu);
+	fd = open(EB_DEV, O_RDWR | O_CLOEXEC);
+	while (fd >= 0 && !atomic_load(w->stop)) {
+		w->tries++;
+		if (!ioctl(fd, EB_IOC_GC_ENTER, 0))
+			w->ok++;
+		eb_sleep_us(1000);
+		ioctl(fd, EB_IOC_GC_EXIT, 0);
+		eb_sleep_us(9000);
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static void hostile_run(const char *what, bool flood, int secs)
+{
+	struct polite w = { 0 };
+	struct hostile h = { 0 };
+	atomic_int stop = 0;
+	pthread_t tf, tw;
+	struct eb_drv d0, d1;
+	long long ipi0, ipi1, p99;
+	uint64_t t0, t1;
+
+	w.stop = h.stop = &stop;
+	pin(cpu);
+	h.fd = open(EB_DEV, O_RDWR | O_CLOEXEC);	/* bound here */
+	eb_drv_read(&d0, NULL, NULL);
+	ipi0 = cal_ipis(cpu);
+	t0 = eb_now_ns();
+	if (flood)
+		pthread_create(&tf, NULL, hostile_flood, &h);
+	pthread_create(&tw, NULL, polite_client, &w);
+	p99 = sleeper_on(cpu, secs);
+	atomic_store(&stop, 1);
+	if (flood)
+		pthread_join(tf, NULL);
+	pthread_join(tw, NULL);
+	t1 = eb_now_ns();
+	ipi1 = cal_ipis(cpu);
+	eb_drv_read(&d1, NULL, NULL);
+	close(h.fd);
+	printf("# hostile, %s: %.0f frequency changes/s, %.0f IPIs/s received by cpu%d, 1 ms sleeper there p99 late %.0f us, well-behaved client boosted %ld of %ld tries (flood: %.0f enter/exit pairs/s)\n",
+	       what, (d1.changes[pol] - d0.changes[pol]) / ((t1 - t0) / 1e9),
+	       (ipi1 - ipi0) / ((t1 - t0) / 1e9), cpu, p99 / 1e3, w.ok, w.tries,
+	       h.pairs / ((t1 - t0) / 1e9));
+}
+
+static void fig_hostile(int secs)
+{
+	set_tunable("budget_pct", 50);
+	hostile_run("no flood", false, secs);
+	hostile_run("flood", true, secs);
+	set_tunable("rate_limit_us", 0);
+	hostile_run("flood, rate_limit_us 0", true, secs);
+	set_tunable("rate_limit_us", 1000);
+	set_tunable("budget_pct", 100);
 }
 
 int main(int argc, char **argv)
@@ -535,6 +663,8 @@ int main(int argc, char **argv)
 	fig_budget(budget, secs);
 	fig_memory(hints, opens, ncpu);
 	fig_flood(ncpu);
+	if (ncpu > 1)
+		fig_hostile(secs);
 
 	set_tunable("budget_pct", 50);
 	set_tunable("max_boost_us", 100000);

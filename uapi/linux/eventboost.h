@@ -7,8 +7,11 @@
  * CPU the bound thread runs on; the vote follows the thread if it migrates.
  * Reasons vote separately and idempotently: GC, queue and a timed boost.
  * Every vote ends on close, on bound-thread or process exit, when held longer
- * than the policy's max_boost_us (watchdog) and when the policy's budget_pct
- * is spent.
+ * than the policy's max_boost_us (watchdog), when the client has used its
+ * share (half) of the policy's budget_pct in its own 1 s window, and when
+ * the policy's budget_pct is spent.  A hint for a CPU that eventboost does
+ * not govern is accepted and ignored: it starts no vote and ends the
+ * client's votes.
  *
  * Stability: ioctl numbers and struct layouts never change.  Structures
  * carry reserved fields that must be zero; new features set bits in
@@ -17,7 +20,8 @@
  *
  * Errors: -ENOTTY unknown command, -EINVAL bad value or reserved field set,
  * -EFAULT bad pointer, -EPERM caller is not in the bound thread's process,
- * -ESRCH bound thread has exited (rebind), -EBUSY budget spent (retry later).
+ * -ESRCH bound thread has exited (rebind), -EBUSY budget spent (retry later),
+ * -EBADF a hint or EB_IOC_BIND through a file not opened for writing.
  * A failing call changes nothing, with one exception: -ESRCH also ends the
  * client's votes (they were for the exited thread's CPU).
  */
