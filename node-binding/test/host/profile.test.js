@@ -102,10 +102,15 @@ async function profiled(script, options, load, t) {
   for (let attempt = 1; ; attempt++) {
     const opts = typeof options === 'function' ? await options() : options;
     const svc = service(path.resolve(FIX, script), opts);
-    const port = await svc.port;
-    const results = await openLoop({ port, ...load });
-    assert.strictEqual(results.filter((r) => !r.ok).length, 0, 'every request answered');
-    const out = await svc.stop();
+    let out;
+    try {
+      const port = await svc.port;
+      const results = await openLoop({ port, ...load });
+      assert.strictEqual(results.filter((r) => !r.ok).length, 0, 'every request answered');
+      out = await svc.stop();
+    } finally {
+      if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
+    }
     assertCore(out.report, load.count + out.polls);
     if (attempt === ATTEMPTS || !drowned(out.report)) return out;
     t.diagnostic(`attempt ${attempt}: the service was descheduled ${out.report.tail.ioMs.descheduled} ms ` +
