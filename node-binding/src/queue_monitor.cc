@@ -302,7 +302,12 @@ void QueueMonitor::Monitor(Shared* s) {
     // from here (at most a sample's CPU time too little).
     if (seq != seen_seq) hol_base = cpu;
     if (seq != busy_seq) {
-      busy.Add(double(cpu - busy_cpu), now, double(seq - busy_seq));
+      // Iterations above the threshold teach the baseline at an eighth of
+      // the weight: a step in the work stays boosted for minutes, and is
+      // learnt only if it stays.
+      double x = double(cpu - busy_cpu), n = double(seq - busy_seq);
+      double w = x / n > double(HolThreshold(s)) ? 0.125 : 1;
+      busy.Add(x * w, now, n * w);
       s->avg_busy_ns.store(uint64_t(busy.Mean()), std::memory_order_relaxed);
       busy_seq = seq;
       busy_cpu = cpu;
