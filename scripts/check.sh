@@ -1,6 +1,8 @@
 #!/bin/bash
 # make check: style, warning-free builds for every kernel of the matrix,
-# then the kselftest suite in a QEMU guest per kernel.
+# then the kselftest suite in a QEMU guest per kernel.  The matrix: Debian
+# 12's 6.1, 6.12 and 6.12-rt, and 7.2 and 7.2-rt built from Debian
+# unstable's source (once, cached in /var/cache/eventboost/sid).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -15,9 +17,16 @@ else
 	sudo scripts/setup-deps.sh || exit 1
 fi
 scripts/fetch-ksrc.sh || exit 1
+for flavor in generic rt; do
+	t=$(date +%s)
+	step "Linux 7.2 ($flavor) from Debian unstable's linux-source-7.2"
+	tree=$(scripts/build-sid-kernel.sh $flavor) || exit 1
+	echo "  $tree ($(( $(date +%s) - t )) s now; built once in $(cat "$tree/.eb-built") s)"
+done
 mapfile -t kernels < <(scripts/kernels.sh)
-if [ "${#kernels[@]}" -ne 3 ]; then
-	echo "error: expected 6.1, 6.12 and 6.12-rt kernels with headers, found: ${kernels[*]}" >&2
+if [ "${#kernels[@]}" -ne 5 ]; then
+	echo "error: expected 6.1, 6.12, 6.12-rt, 7.2 and 7.2-rt kernels with headers," \
+		"found: ${kernels[*]}" >&2
 	exit 1
 fi
 
@@ -32,12 +41,13 @@ for k in "${kernels[@]}"; do
 	step "build for $k (W=1, sparse)"
 	STRICT=1 scripts/kbuild.sh "$k" eventboost Kbuild governor uapi || fail=1
 	STRICT=1 scripts/kbuild.sh "$k" ebtest selftests/driver/Kbuild \
-		selftests/driver/ebtest_cpufreq.c || fail=1
+		selftests/driver/ebtest_cpufreq.c governor/eb_compat.h || fail=1
 done
 step "libeventboost, ebctl and their host tests"
 make -s userlib || fail=1
 make -s -C userlib test OUT="$top/build/userlib" || fail=1
 scripts/test-install.sh "${kernels[1]}" || fail=1
+scripts/test-dkms.sh "${kernels[1]}" "${kernels[3]}" || fail=1
 step "node binding: build and host tests"
 (cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null &&
 	npm test) || fail=1
