@@ -121,7 +121,7 @@ async function profiled(script, options, load, t) {
 test('GC: large live heap, allocation-heavy requests -> cause gc, GC-Boost', async (t) => {
   const { report } = await profiled('gc-service.js', {
     name: 'gc', nodeArgs: ['--max-old-space-size=160', '--no-incremental-marking', '--no-concurrent-marking'],
-  }, { rate: 60, count: 400 }, t);
+  }, { rate: 40, count: 320 }, t);
   assert.strictEqual(report.verdict.cause, 'gc', report.verdict.advice);
   assert.match(report.verdict.boost, /^gc(\+queue)?$/);
 });
