@@ -14,6 +14,7 @@ const path = require('node:path');
 const app = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-profile-app-'));
 fs.mkdirSync(path.join(app, 'node_modules'));
 fs.symlinkSync(path.resolve(__dirname, '../..'), path.join(app, 'node_modules', 'eventboost'));
+test.after(() => fs.rmSync(app, { recursive: true, force: true }));
 // A server that asks itself N requests, one after the other, then ends
 // with exit code 7 -- or, with WAIT_FOR, first waits for that file.
 const body = `

@@ -14,6 +14,7 @@ const { openLoop } = require('../fixtures/profile/load');
 const PRELOAD = path.resolve(__dirname, '../../profile.js');
 const FIX = path.resolve(__dirname, '../fixtures/profile');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-profile-'));
+test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 // Start `script` under the profiler; resolves with the port it prints.
 function service(script, { args = [], nodeArgs = [], env = {}, name, readyPath, port: fixedPort }) {
