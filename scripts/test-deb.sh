@@ -1,7 +1,10 @@
 #!/bin/bash
 # Build the Debian packages from the work tree (a copy in build/deb), check
-# them with lintian and look inside.  TAP.  Needs debhelper, dh-dkms and
+# them with lintian and look inside; with KVER, also install them with
+# dpkg -i in a KVER guest and run ebctl's guest tests against the installed
+# files (scripts/deb-in-guest.sh).  TAP.  Needs debhelper, dh-dkms and
 # lintian (apt-get install debhelper dh-dkms lintian).
+#   test-deb.sh [KVER]
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build/deb
@@ -13,7 +16,7 @@ arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 (cd "$top" && git ls-files -co --exclude-standard -z | grep -zv '^build/' |
 	tar --null -T - -cf -) | tar -xf - -C "$b/src"
 contents() { dpkg-deb -c "$b/$1" | awk '{print $6}'; }
-echo "1..7"
+echo "1..$([ -n "${1:-}" ] && echo 8 || echo 7)"
 t "dpkg-buildpackage builds the four packages" \
 	'(cd "$b/src" && dpkg-buildpackage -us -uc -b >"$b/build.log" 2>&1) &&
 	 for p in eventboost-dkms_0.1.0_all eventboost_0.1.0_$arch libeventboost1_0.1.0_$arch libeventboost-dev_0.1.0_$arch; do
@@ -40,4 +43,11 @@ t "eventboost: ebctl, man page, unit, udev rule, sysusers group, /etc/default co
 t "the unit is not enabled nor started by the package (it changes every governor)" \
 	'pi=$(dpkg-deb -I "$b/eventboost_0.1.0_$arch.deb" postinst) && [[ $pi == *"debian-installed '"'"'eventboost-governor.service'"'"'"* ]] &&
 	 [[ $pi != *"was-enabled defaults to true"* && $pi != *deb-systemd-invoke* ]]'
+if [ -n "${1:-}" ]; then
+	kver=$1
+	t "dpkg -i in a $kver guest, then ebctl's tests against the installed files" \
+		'"$top/scripts/guest.sh" "$kver" "$b" 1800 sh "$top/scripts/deb-in-guest.sh" "$top" "$b" "$kver" \
+			>"$b/guest.tap" 2>&1; grep -q "^1\.\.5" "$b/guest.tap" && ! grep -q "^not ok" "$b/guest.tap" ||
+		 { grep -v "^ok" "$b/guest.tap" | tail -30 | sed "s/^/# /"; false; }'
+fi
 exit $rc
