@@ -48,6 +48,7 @@ make -s userlib || fail=1
 make -s -C userlib test OUT="$top/build/userlib" || fail=1
 scripts/test-install.sh "${kernels[1]}" || fail=1
 scripts/test-dkms.sh "${kernels[1]}" "${kernels[3]}" || fail=1
+scripts/test-deb.sh "${kernels[1]}" || fail=1
 step "node binding: build and host tests"
 (cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null &&
 	npm test) || fail=1

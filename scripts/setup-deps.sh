@@ -5,7 +5,8 @@ set -euo pipefail
 
 want_pkgs=(qemu-system-x86 busybox-static sparse flex bison bc libelf-dev
 	   libssl-dev pkg-config kmod cpio zstd python3-pip trace-cmd
-	   g++ make python3 util-linux wrk dkms)
+	   g++ make python3 util-linux wrk dkms
+	   debhelper dh-dkms lintian)
 
 newest() { # newest installed-or-available package matching a regex
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
