@@ -200,7 +200,10 @@ void DrainSignal(int fd) {
 void ArmHolTimer(QueueMonitor::Shared* s) {
   if (!s->timer_ready.load(std::memory_order_acquire)) return;
   struct itimerspec its = {};
+  // The earlier of the two head-of-line bounds: the threshold, the
+  // overload bound.
   uint64_t t = HolThreshold(s);
+  if (t > s->max_delay_ns) t = s->max_delay_ns;
   its.it_value.tv_sec = time_t(t / 1000000000u);
   its.it_value.tv_nsec = long(t % 1000000000u);
   timer_settime(s->hol_timer, 0, &its, nullptr);
