@@ -3,9 +3,8 @@
 # with the system compiler, for the test matrix: sid's prebuilt images and
 # headers need a newer gcc and glibc than Debian 12 has.
 #   scripts/build-sid-kernel.sh [generic|rt]    prints the build tree's path
-# The source package comes through a sources list and lists directory of
-# its own (the system's sources never see sid, so nothing else upgrades);
-# the archive is the one the system's own bookworm entry names.  The result
+# The source package comes through scripts/sid-apt.sh (the system's own
+# sources never see sid, so nothing else upgrades).  The result
 # is cached outside the repo, keyed by the package version and CONFIG_REV,
 # as a full build tree: out-of-tree modules build with make -C TREE M=...,
 # and /lib/modules/RELEASE/build points at it for DKMS.
@@ -17,29 +16,13 @@ case $flavor in generic | rt) ;; *) echo "usage: $0 [generic|rt]" >&2; exit 2 ;;
 CONFIG_REV=1
 pkg=linux-source-7.2
 cache=${EB_SID_CACHE:-/var/cache/eventboost/sid}
-mkdir -p "$cache/lists/partial" "$cache/cache/archives/partial"
-
-apt_sid() {
-	apt-get -q -o Dir::Etc::SourceList="$cache/sources.list" \
-		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$cache/lists" \
-		-o Dir::Cache="$cache/cache" -o APT::Sandbox::User=root "$@"
-}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$cache"
 
 deb=$(ls "$cache"/${pkg}_*_all.deb 2>/dev/null | sort -V | tail -1 || true)
 if [ -z "$deb" ]; then
-	uri=$(awk '/^URIs:/ {u = $2} /^Suites:/ && / bookworm( |$)/ {print u; exit}' \
-		/etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-	[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' \
-		/etc/apt/sources.list 2>/dev/null || true)
-	if [ -z "$uri" ]; then
-		echo "error: no Debian archive for bookworm in the system's apt sources" >&2
-		exit 2
-	fi
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri sid main" \
-		>"$cache/sources.list"
-	echo "sid kernel: fetching $pkg (sid's lists in $cache, not the system's)" >&2
-	apt_sid update >/dev/null
-	(cd "$cache" && apt_sid download "$pkg" >/dev/null)
+	echo "sid kernel: fetching $pkg (scripts/sid-apt.sh: sid's lists in $cache)" >&2
+	(cd "$cache" && "$here/sid-apt.sh" download "$pkg")
 	deb=$(ls "$cache"/${pkg}_*_all.deb | sort -V | tail -1)
 fi
 srcver=$(dpkg-deb -f "$deb" Version)
