@@ -43,8 +43,8 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1:1" \
 		sh "$TOP/selftests/ebctl_test.sh" "$TOP/build/userlib/ebctl" \
 			"$B/eventboost/eventboost.ko" || rc=1
 		echo "# ---- node binding"
-		(cd "$TOP/node-binding" && "$NODE" --test test/guest/boost.test.js) ||
-			rc=1
+		(cd "$TOP/node-binding" &&
+			"$NODE" --test test/guest/boost.test.js test/guest/queue.test.js) || rc=1
 	fi
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
 done
