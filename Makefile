@@ -14,7 +14,6 @@
 KVER ?= $(shell scripts/default-kver.sh)
 PREFIX ?= /usr/local
 DESTDIR ?=
-export PREFIX
 
 LIBVER := 0.1.0
 # libeventboost.so.$(SOVERSION), SONAME libeventboost.so.$(SOMAJOR): see userlib/Makefile.
@@ -31,7 +30,6 @@ else
 LIBDIR ?= $(PREFIX)/lib
 endif
 INCLUDEDIR ?= $(PREFIX)/include
-export LIBDIR INCLUDEDIR
 MODDIR := $(DESTDIR)/lib/modules/$(KVER)/extra
 DLIBDIR := $(DESTDIR)$(LIBDIR)
 INCDIR := $(DESTDIR)$(INCLUDEDIR)
@@ -51,7 +49,7 @@ module:
 	scripts/kbuild.sh $(KVER) eventboost Kbuild governor uapi
 
 userlib:
-	$(MAKE) -C userlib OUT=$(OUT)/userlib
+	$(MAKE) -C userlib OUT=$(OUT)/userlib PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)
 
 check:
 	scripts/check.sh
