@@ -31,7 +31,11 @@ const server = http.createServer((req, res) => {
     body = heavy();
   } else if (req.url === '/eventboost') {
     let eb = null;
-    try { eb = require('eventboost').stats(); } catch { /* not installed */ }
+    // The package as the preload found it: from the working directory
+    // (the service's folder), where this file's own folder may not see it.
+    try {
+      eb = require(require.resolve('eventboost', { paths: [process.cwd(), __dirname] })).stats();
+    } catch { /* not installed */ }
     body = JSON.stringify(eb);
   } else {
     res.writeHead(404).end();
