@@ -7,6 +7,7 @@
 #   scripts/build-debug-kernel.sh       prints the tree's path on stdout
 # Env: EB_DEBUG_CACHE (default /var/cache/eventboost/debug-kernel), JOBS.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 tarball=/usr/src/linux-source-6.12.tar.xz
 if [ ! -r "$tarball" ]; then
 	echo "error: $tarball missing (apt-get install linux-source-6.12; scripts/setup-deps.sh does)" >&2
@@ -45,19 +46,9 @@ start=$(date +%s)
 	   -e DEBUG_KMEMLEAK -d DEBUG_KMEMLEAK_DEFAULT_OFF \
 	   -e DEBUG_KMEMLEAK_AUTO_SCAN --set-val DEBUG_KMEMLEAK_MEM_POOL_SIZE 65536 \
 	   -e DEBUG_FS -e DEBUG_FS_ALLOW_ALL
-	# What the module and the suite use: cpufreq with the other governors
-	# (the suite switches to them), hotplug, modules (unsigned, unstripped
-	# is fine), tracepoints in tracefs.
-	$c -e CPU_FREQ -e CPU_FREQ_STAT -e CPU_FREQ_GOV_PERFORMANCE \
-	   -e CPU_FREQ_GOV_POWERSAVE -e CPU_FREQ_GOV_USERSPACE \
-	   -e CPU_FREQ_GOV_ONDEMAND -e CPU_FREQ_GOV_SCHEDUTIL \
-	   -e HOTPLUG_CPU -e SMP \
-	   -e MODULES -e MODULE_UNLOAD -e MODULE_FORCE_UNLOAD -d MODULE_SIG \
-	   -d MODVERSIONS \
-	   -e FTRACE -e ENABLE_DEFAULT_TRACERS -e EVENT_TRACING \
-	   -d X86_INTEL_PSTATE -d X86_ACPI_CPUFREQ -d X86_AMD_PSTATE \
-	   -d DEBUG_INFO_BTF -e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF5 \
-	   -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
+	# What the suite needs (kconfig-suite.sh), and the release name.
+	"$here/kconfig-suite.sh"
+	$c \
 	   --set-str LOCALVERSION -ebdebug -d LOCALVERSION_AUTO
 	make olddefconfig
 	for opt in KASAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK CPU_FREQ \

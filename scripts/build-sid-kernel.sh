@@ -64,20 +64,10 @@ start=$(date +%s)
 	# What a guest never has: graphics, sound, USB, RAID, ATA disks.  (KVM
 	# stays: it selects PREEMPT_NOTIFIERS, as in Debian's kernels.)
 	$c -d DRM -d SOUND -d USB_SUPPORT -d AGP -d MD -d ATA -d FB
-	# What the module, the test driver and the suite use: cpufreq with
-	# every governor the suite switches to, hotplug, unsigned modules,
-	# tracepoints; and per-task uclamp for the evaluation's comparison.
-	$c -e CPU_FREQ -e CPU_FREQ_STAT -e CPU_FREQ_GOV_PERFORMANCE \
-	   -e CPU_FREQ_GOV_POWERSAVE -e CPU_FREQ_GOV_USERSPACE \
-	   -e CPU_FREQ_GOV_ONDEMAND -e CPU_FREQ_GOV_SCHEDUTIL \
-	   -e UCLAMP_TASK --set-val UCLAMP_BUCKETS_COUNT 5 \
-	   -e HOTPLUG_CPU -e SMP -e PREEMPT_NOTIFIERS \
-	   -e MODULES -e MODULE_UNLOAD -e MODULE_FORCE_UNLOAD -d MODULE_SIG \
-	   -d MODVERSIONS \
-	   -e FTRACE -e ENABLE_DEFAULT_TRACERS -e EVENT_TRACING \
-	   -d X86_INTEL_PSTATE -d X86_ACPI_CPUFREQ -d X86_AMD_PSTATE \
-	   -d DEBUG_INFO_BTF -e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF5 \
-	   -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
+	# What the suite needs (kconfig-suite.sh), per-task uclamp for the
+	# evaluation's comparison, and the release name.
+	"$here/kconfig-suite.sh"
+	$c -e UCLAMP_TASK --set-val UCLAMP_BUCKETS_COUNT 5 \
 	   --set-str LOCALVERSION "-eb$([ "$flavor" = rt ] && echo -rt)" -d LOCALVERSION_AUTO
 	[ "$flavor" = rt ] && $c -d PREEMPT -d PREEMPT_VOLUNTARY -d PREEMPT_NONE \
 		-d PREEMPT_LAZY -e PREEMPT_RT -e EXPERT
