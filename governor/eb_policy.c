@@ -107,10 +107,12 @@ static void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)
 }
 
 /*
- * A change within rate_limit_us of the last one waits for the rate timer
+ * A boost within rate_limit_us of the last change waits for the rate timer
  * (which re-decides then); after a quiet period it goes at once, so the
  * first boost still lands inside the hint's ioctl.  This bounds the
- * frequency changes, and the cross-CPU calls that apply them, per policy.
+ * frequency changes, and the cross-CPU calls that apply them, per policy,
+ * to two per interval.  A step down is never held back: the budget charges
+ * votes, so a boost frequency left behind would run uncharged.
  */
 static bool eb_rate_limited(struct eb_policy *ebp, u64 now)
 {
@@ -165,7 +167,7 @@ static bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 		return false;
 	if (hint_ns && !ebp->hint_ns)
 		ebp->hint_ns = hint_ns;
-	if (limit && eb_rate_limited(ebp, now))
+	if (limit && want && eb_rate_limited(ebp, now))
 		return false;
 	ebp->change_ns = now;
 	return true;
