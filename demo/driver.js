@@ -17,6 +17,7 @@ const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { openLoop } = require('../experiment/loadgen');
+const { CF, busy, timeInState } = require('../experiment/cpu1');
 
 const [OUT, SECS_ARG] = process.argv.slice(2);
 const SECS = Number(SECS_ARG || 20);
@@ -24,7 +25,6 @@ const OVERLOAD_SECS = Math.max(5, Math.round(SECS / 2));
 const REPS = Number(process.env.DEMO_REPS || 3);
 const LOAD = Number(process.env.DEMO_LOAD || 0.6);
 const TOP = path.resolve(__dirname, '..');
-const CF = '/sys/devices/system/cpu/cpufreq';
 const app = '/tmp/demo-app';
 const PORT = 8080;
 const CONTROL = 8081;
@@ -47,15 +47,6 @@ function governor(g) {
   }
 }
 
-function busy() {
-  const out = {};
-  for (const m of fs.readFileSync('/dev/ebtest_cpufreq', 'utf8').matchAll(/^busy 1 (\d+) (\d+)$/gm)) out[m[1]] = Number(m[2]);
-  return out;
-}
-function timeInState() {
-  return Object.fromEntries(fs.readFileSync(`${CF}/policy1/stats/time_in_state`, 'utf8').trim().split('\n')
-    .map((l) => l.trim().split(/\s+/).map(Number)));
-}
 const diff = (a, b) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k] - (a[k] || 0)]));
 const pct = (s, q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 

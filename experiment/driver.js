@@ -15,7 +15,6 @@ const path = require('node:path');
 const OUT = process.argv[2];
 const TOP = path.resolve(__dirname, '..');
 const EBCTL = path.join(TOP, 'build/userlib/ebctl');
-const CF = '/sys/devices/system/cpu/cpufreq';
 const QUICK = process.env.EXPERIMENT_QUICK === '1';
 // The design (experiment/config.json, or EXPERIMENT_CONFIG) is fixed
 // before the run: phases of policies x repetitions, run length, rates.
@@ -36,6 +35,7 @@ if (PRIOR && PRIOR.secs !== SECS) {
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.join(','))).split(',').map(Number);
 const app = '/tmp/experiment-app';
 const { openLoop: loadgen, pathChooser } = require('./loadgen');
+const { CF, busy, timeInState } = require('./cpu1');
 
 const log = (m) => console.log(`==> ${m}`);
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', ...opts });
@@ -160,17 +160,6 @@ function hintsSent(svc) {
   const out = {};
   for (const s of servers.values()) if (s.svc === svc) out[s.controlPort] = get(s.controlPort, '/stats').hints;
   return out;
-}
-
-function busy() { // CPU 1's busy ns per kHz
-  const out = {};
-  for (const m of fs.readFileSync('/dev/ebtest_cpufreq', 'utf8').matchAll(/^busy 1 (\d+) (\d+)$/gm)) out[m[1]] = Number(m[2]);
-  return out;
-}
-
-function timeInState() {
-  return Object.fromEntries(fs.readFileSync(`${CF}/policy1/stats/time_in_state`, 'utf8').trim().split('\n')
-    .map((l) => l.trim().split(/\s+/).map(Number)));
 }
 
 function kernelStats() {

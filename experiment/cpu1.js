@@ -1,0 +1,22 @@
+'use strict';
+// What the guest's measured CPU (CPU 1, policy 1) did, read the same way by
+// make experiment and make demo: the emulating test driver's busy time per
+// frequency, and the cpufreq core's time in each state.
+const fs = require('node:fs');
+
+const CF = '/sys/devices/system/cpu/cpufreq';
+
+// CPU 1's busy nanoseconds by kHz (ebtest_cpufreq's accounting).
+function busy() {
+  const out = {};
+  for (const m of fs.readFileSync('/dev/ebtest_cpufreq', 'utf8').matchAll(/^busy 1 (\d+) (\d+)$/gm)) out[m[1]] = Number(m[2]);
+  return out;
+}
+
+// policy1's time_in_state: kHz -> 10 ms units.
+function timeInState() {
+  return Object.fromEntries(fs.readFileSync(`${CF}/policy1/stats/time_in_state`, 'utf8').trim().split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number)));
+}
+
+module.exports = { CF, busy, timeInState };
