@@ -301,6 +301,17 @@ void QueueMonitor::Monitor(Shared* s) {
     uint64_t seq = s->seq.load();
     bool in_poll = s->in_poll.load();
 
+    if (seq == 0) {
+      // The loop has not reached its first prepare since start() (a
+      // preload starts us before the main script): the script's start-up
+      // work is no backlog -- nothing waits behind it yet -- and must not
+      // teach the baseline either.
+      hol_base = busy_cpu = last_cpu = cpu;
+      last_now = now;
+      SleepNs(s, 10 * s->sample_ns);
+      continue;
+    }
+
     // The loop reached its queue (prepare) since the last sample: count
     // from here (at most a sample's CPU time too little).
     if (seq != seen_seq) hol_base = cpu;

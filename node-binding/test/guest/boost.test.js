@@ -117,8 +117,9 @@ setImmediate(tick);
   assert.strictEqual(cur, h.BASE, 'policy 1 back at base while the process still runs');
   assert.strictEqual(st.gc.count, 0);
   const ch = h.changes();
-  assert.ok(ch.some((c) => c.policy === 1 && c.khz === h.BOOST), 'policy 1 went to boost');
-  assert.ok(!ch.some((c) => c.policy === 0 && c.khz === h.BOOST), 'policy 0 was not boosted');
+  const why = `changes ${JSON.stringify(ch)}, queue ${JSON.stringify(st.queue)}, kernel ${JSON.stringify(st.kernel)}`;
+  assert.ok(ch.some((c) => c.policy === 1 && c.khz === h.BOOST), `policy 1 went to boost: ${why}`);
+  assert.ok(!ch.some((c) => c.policy === 0 && c.khz === h.BOOST), `policy 0 was not boosted: ${why}`);
 });
 
 test("Worker: a Worker's boosts land on the Worker's core, with its own client", async () => {

@@ -193,6 +193,25 @@ net.createServer().listen(0, '127.0.0.1', () => setTimeout(() => {
   assert.ok(wakeups * 2 <= iterations, `${wakeups} monitor wake-ups for ${iterations} short iterations`);
 });
 
+// node -r eventboost/register starts the monitor before the main script
+// runs: the script's own start-up work (requires, set-up, a synchronous
+// spawn) is no backlog -- nothing waits behind it until the loop runs.
+test('Queue-Boost: start-up work before the loop first runs is not a backlog', async () => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+spin(400); // four times maxDelayMs, before the first loop iteration
+const atStart = snap();
+setImmediate(() => console.log(JSON.stringify({ atStart, first: snap() })));
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { atStart, first } = r.json[0];
+  assert.strictEqual(atStart.boosts, 0, JSON.stringify(atStart));
+  assert.strictEqual(first.boosts, 0, JSON.stringify(first));
+  assert.strictEqual(first.kernelBoosted, false, JSON.stringify(first));
+});
+
 test('Queue-Boost: a loop saturated by uniform long callbacks (overload) is boosted', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
