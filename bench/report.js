@@ -131,6 +131,7 @@ const out = {
   governor_reaction: {},
   node: null,
   activity: null,
+  profile_overhead: null,
   targets,
   checks,
 };
@@ -403,6 +404,31 @@ if (exists('activity-heavy-before-ebctl.json')) {
   }
   say('  (default tunables: budget_pct 50, max_boost_us 100000)');
   out.activity = act;
+}
+
+// ------------------------------------------- 5. the profiler's overhead
+const profFiles = ['1', '0.1'].filter((x) => exists(`profile-overhead-${x}.json`));
+if (profFiles.length) {
+  say('');
+  say('5. eventboost/profile: with the profiler / without, same run, interleaved (median of ' +
+    `${params.profile_repetitions || '?'} repetitions; a JSON handler with three awaits, service on CPU 1)`);
+  say(pad('sampled', 10) + pad('CPU per request', 26) + pad('throughput', 14) + 'p99 at 100 req/s');
+  out.profile_overhead = {};
+  for (const x of profFiles) {
+    const p = json(`profile-overhead-${x}.json`);
+    const spread = (a) => `${round(Math.min(...a), 1)}-${round(Math.max(...a), 1)}`;
+    out.profile_overhead[x] = {
+      sample: p.sample, repetitions: p.reps, seconds: p.seconds, rate: p.rate,
+      cpu_per_request_ratio: round(p.cpuPerRequestRatio, 3),
+      throughput_ratio: round(p.throughputRatio, 3),
+      p99_ratio: round(p.p99Ratio, 3),
+      off: p.off, on: p.on,
+      cpu_us_per_request_spread: { off: spread(p.runs.off.cpuUs), on: spread(p.runs.on.cpuUs) },
+    };
+    say(pad(x === '1' ? 'all' : `1 in ${Math.round(1 / Number(x))}`, 10) +
+      pad(`x${round(p.cpuPerRequestRatio, 2)} (${round(p.off.cpuUsPerRequest, 0)} -> ${round(p.on.cpuUsPerRequest, 0)} us)`, 26) +
+      pad(`x${round(p.throughputRatio, 2)}`, 14) + `x${round(p.p99Ratio, 2)}`);
+  }
 }
 
 // ---------------------------------------------------------------- targets

@@ -5,6 +5,7 @@
 // with-profiler to without, measured in the same run with the two variants
 // interleaved (A B A B ...) so a drift of the machine hits both.
 //   node bench/profile-overhead.js [reps=3] [seconds=3] [rate=100] [sample=1]
+// (make bench runs it in its guest: part 5 of bench/run_in_guest.sh.)
 // Prints one JSON object; the ratios are the result (absolute numbers depend
 // on the machine and on what else runs on it).
 const http = require('node:http');
@@ -37,7 +38,10 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-profile-bench-'));
 
 function start(profiled) {
   const args = profiled ? ['-r', path.resolve(__dirname, '../profile.js')] : [];
-  const child = spawn(process.execPath, [...args, __filename, 'serve'], {
+  // The service on CPU 1 when there is one (make bench's guest: the
+  // client stays where it was started, CPU 0).
+  const pin = os.cpus().length > 1;
+  const child = spawn(pin ? 'taskset' : process.execPath, [...(pin ? ['-c', '1', process.execPath] : []), ...args, __filename, 'serve'], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, EVENTBOOST_PROFILE_OUT: path.join(tmp, 'p.json'), EVENTBOOST_PROFILE_SAMPLE: sample },
   });
