@@ -9,7 +9,10 @@
 // power added.  Refuses a run in which a run that must see no hints saw
 // some.  Writes results.json, results.svg and raw.json.gz (every run's
 // latencies: enough to recompute every figure and interval).
-//   node analyze.js RAW.json[.gz] DESTDIR
+//   node analyze.js RAW.json[.gz] [RAW.json[.gz]...] DESTDIR
+// Several raw files (guests that ran different services of one design in
+// parallel, EXPERIMENT_SERVICES) are analysed as one run: same design, run
+// length and repetitions, no case in two of them.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -58,9 +61,36 @@ const zlib = require('node:zlib');
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
 const mean = (xs) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : NaN);
 const geomean = (xs) => (xs.length && xs.every((x) => x > 0) ? Math.exp(mean(xs.map(Math.log))) : NaN);
-const [rawFile, dest] = process.argv.slice(2);
-const rawText = rawFile.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(rawFile)).toString() : fs.readFileSync(rawFile, 'utf8');
-const raw = JSON.parse(rawText);
+const rawFiles = process.argv.slice(2, -1);
+const dest = process.argv[process.argv.length - 1];
+if (!rawFiles.length) {
+  console.error('usage: node analyze.js RAW.json[.gz] [RAW.json[.gz]...] DESTDIR');
+  process.exit(2);
+}
+const readRaw = (f) => JSON.parse(f.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(f)).toString() : fs.readFileSync(f, 'utf8'));
+const raw = readRaw(rawFiles[0]);
+for (const f of rawFiles.slice(1)) {
+  const more = readRaw(f);
+  for (const k of ['secs', 'warm', 'grace', 'quick', 'reps']) {
+    if (JSON.stringify(more[k]) !== JSON.stringify(raw[k])) {
+      console.error(`analyze: ${f} is not of the same design as ${rawFiles[0]}: ${k} ${JSON.stringify(more[k])} vs ${JSON.stringify(raw[k])}`);
+      process.exit(1);
+    }
+  }
+  if (JSON.stringify(more.config) !== JSON.stringify(raw.config)) {
+    console.error(`analyze: ${f} ran another design (config) than ${rawFiles[0]}`);
+    process.exit(1);
+  }
+  const services = new Set(raw.runs.map((r) => r.service));
+  const twice = [...new Set(more.runs.map((r) => r.service))].filter((x) => services.has(x));
+  if (twice.length) {
+    console.error(`analyze: ${twice.join(', ')} in both ${rawFiles[0]} and ${f}: one service per raw file`);
+    process.exit(1);
+  }
+  raw.runs = raw.runs.concat(more.runs);
+  raw.skipped = [...new Set([...(raw.skipped || []), ...(more.skipped || [])])];
+  raw.contaminated = [...(raw.contaminated || []), ...(more.contaminated || [])];
+}
 const runs = raw.runs;
 // Runs of an earlier design (no phase) are the headline's.
 for (const r of runs) r.phase = r.phase || 'headline';
@@ -286,6 +316,6 @@ fs.writeFileSync(path.join(dest, 'results.svg'), svg());
 // Every run, latencies at 0.1 ms: enough to recompute every figure.
 const compact = { ...raw, runs: runs.map((r) => ({ ...r, latMs: r.latMs.map((x) => Math.round(x * 10) / 10),
   energy: undefined, energyFull: undefined, cycles: undefined, boostedShare: undefined, hintsPerSec: undefined })) };
-if (path.resolve(rawFile) !== path.resolve(path.join(dest, 'raw.json.gz'))) {
+if (rawFiles.length > 1 || path.resolve(rawFiles[0]) !== path.resolve(path.join(dest, 'raw.json.gz'))) {
   fs.writeFileSync(path.join(dest, 'raw.json.gz'), zlib.gzipSync(JSON.stringify(compact), { level: 9 }));
 }
