@@ -10,6 +10,7 @@
 // some.  Writes results.json, results.svg and raw.json.gz (every run's
 // latencies: enough to recompute every figure and interval).
 //   node analyze.js RAW.json[.gz] [RAW.json[.gz]...] DESTDIR
+// (results.txt there: what it prints, the tables the docs quote)
 // Several raw files (guests that ran different services of one design in
 // parallel, EXPERIMENT_SERVICES) are analysed as one run: same design, run
 // length and repetitions, no case in two of them.
@@ -230,36 +231,40 @@ const targets = TARGETS.map((t) => {
 });
 
 // ---- Table ---------------------------------------------------------------
+// Printed, and kept in results.txt beside results.json (what the docs quote).
+const printed = [];
+const say = (s) => { console.log(s); printed.push(...String(s).split('\n')); };
 const share = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '-');
 const num = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const iv = (c, f = share) => (c ? `[${f(c[0])}, ${f(c[1])}]` : '');
-console.log(`\n${runs.length} runs of ${raw.secs} s under QEMU/TCG with emulated DVFS (ratios only)`);
+say(`\n${runs.length} runs of ${raw.secs} s under QEMU/TCG with emulated DVFS (ratios only)`);
 for (const c of cases.filter((x) => x.censored || x.errors)) {
-  console.log(`  note: ${c.phase} ${c.service} ${c.policy}: ${c.censored} of ${c.expected} requests not answered by the deadline (counted as worst), ${c.errors} errors`);
+  say(`  note: ${c.phase} ${c.service} ${c.policy}: ${c.censored} of ${c.expected} requests not answered by the deadline (counted as worst), ${c.errors} errors`);
 }
-console.log('');
+say('');
 const hdr = ['phase', 'service', 'policy', 'n', 'p50 ms', 'p99 ms', 'p99.9 ms', 'p99.9 cut [95% CI]', 'energy', '+idle/uncore', 'boosted', 'hints/s'];
 const w = [15, 11, 20, 2, 7, 8, 9, 24, 7, 12, 8, 7];
-const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd(w[i])).join(' '));
+const line = (cells) => say(cells.map((c, i) => String(c).padEnd(w[i])).join(' '));
 line(hdr);
 cases.sort((a, b) => a.phase.localeCompare(b.phase) || a.service.localeCompare(b.service) || a.loadFactor - b.loadFactor);
 for (const r of cases) {
   line([r.phase, r.service, r.policy, r.n, num(r.p50), num(r.p99), num(r.p999), `${share(r.p999Reduction)} ${iv(r.p999ReductionCI)}`,
     `${num(r.energyRel, 2)}x`, `${num(r.energyFullRel, 2)}x`, share(r.boostedShare), num(r.hintsPerSec, 0)]);
 }
-console.log('\nPer phase and policy, over its cases: p99.9 cut mean [95% CI] (median, geomean); energy (model; with idle+uncore) vs fixed 2.6 GHz');
+say('\nPer phase and policy, over its cases: p99.9 cut mean [95% CI] (median, geomean); energy (model; with idle+uncore) vs fixed 2.6 GHz;\n  work (cycles: busy time x clock) vs fixed 2.6 GHz; p99 cut mean [95% CI]; share of time at 4.0 GHz');
 const x2 = (v) => `${num(v, 2)}x`;
 for (const o of overall) {
-  console.log(`  ${o.phase.padEnd(15)} ${o.policy.padEnd(20)} ${share(o.p999ReductionCI ? o.p999Reduction : NaN).padStart(6)} ${iv(o.p999ReductionCI).padEnd(17)} ` +
-    `(median ${share(o.p999ReductionMedian)}, geomean ${share(o.p999ReductionGeomean)})  energy ${x2(o.energyRel)} ${iv(o.energyRelCI, x2)}; ${x2(o.energyFullRel)}`);
+  say(`  ${o.phase.padEnd(15)} ${o.policy.padEnd(20)} ${share(o.p999ReductionCI ? o.p999Reduction : NaN).padStart(6)} ${iv(o.p999ReductionCI).padEnd(17)} ` +
+    `(median ${share(o.p999ReductionMedian)}, geomean ${share(o.p999ReductionGeomean)})  energy ${x2(o.energyRel)} ${iv(o.energyRelCI, x2)}; ${x2(o.energyFullRel)}; ` +
+    `work ${x2(o.workRel)}, p99 cut ${share(o.p99Reduction)} ${iv(o.p99ReductionCI)}, at 4.0 GHz ${share(o.boostedShare)}`);
 }
-console.log('\nTargets (headline phase, mean over cases, interval excluding zero):');
+say('\nTargets (headline phase, mean over cases, interval excluding zero):');
 for (const t of targets) {
-  console.log(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} want >= ${share(t.cut)} at <= ${x2(t.energy)}: ` +
+  say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} want >= ${share(t.cut)} at <= ${x2(t.energy)}: ` +
     (t.measured ? `${share(t.measured.p999Reduction)} ${iv(t.measured.ci)} at ${x2(t.measured.energyRel)}: ${t.met ? 'met' : `missed${t.shortBy ? ` by ${share(t.shortBy)}` : ''}`}` : 'not run'));
 }
-console.log('\nPublished figures (another testbed, power measurement and aggregate: context only):');
-for (const o of PUBLISHED) console.log(`  ${o.policy.padEnd(28)} tail ${share(o.p99Reduction).padStart(6)}   energy ${num(o.energyRel, 2)}x`);
+say('\nPublished figures (another testbed, power measurement and aggregate: context only):');
+for (const o of PUBLISHED) say(`  ${o.policy.padEnd(28)} tail ${share(o.p99Reduction).padStart(6)}   energy ${num(o.energyRel, 2)}x`);
 
 // ---- Picture: tail reduction vs energy --------------------------------------
 function svg() {
@@ -313,6 +318,7 @@ fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
   overall, targets, published: PUBLISHED, cases,
 }, null, 1));
 fs.writeFileSync(path.join(dest, 'results.svg'), svg());
+fs.writeFileSync(path.join(dest, 'results.txt'), `${printed.join('\n')}\n`);
 // Every run, latencies at 0.1 ms: enough to recompute every figure.
 const compact = { ...raw, runs: runs.map((r) => ({ ...r, latMs: r.latMs.map((x) => Math.round(x * 10) / 10),
   energy: undefined, energyFull: undefined, cycles: undefined, boostedShare: undefined, hintsPerSec: undefined })) };
