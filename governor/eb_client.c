@@ -136,7 +136,7 @@ static int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 static enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 {
 	struct eb_client *c = container_of(timer, struct eb_client, timer);
-	int from = -1, to = -1, wd_cpu = -1;
+	int from = -1, to = -1, wd_cpu = -1, cause = -1;
 	unsigned int votes;
 	unsigned long flags;
 	u64 max_ns, now;
@@ -155,11 +155,18 @@ static enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 	max_ns = eb_client_max_ns(c);
 	if (votes && now >= c->vote_start_ns + max_ns) {
 		wd_cpu = c->vote_cpu;
-		votes = 0;
+		cause = EB_END_WATCHDOG;
 	}
 	eb_client_account(c, now);
-	if (c->win_used_ns >= c->share_ns)
+	if (votes && cause < 0 && c->win_used_ns >= c->share_ns)
+		cause = EB_END_CLIENT_BUDGET;
+	if (cause >= 0) {
+		trace_eventboost_vote_end(c->vote_cpu, task_pid_nr(c->task),
+					  cause, votes,
+					  div_u64(now - c->vote_start_ns,
+						  NSEC_PER_USEC));
 		votes = 0;
+	}
 	if (eb_task_gone(c->task))
 		votes = 0;
 	to = votes ? task_cpu(c->task) : -1;
@@ -221,8 +228,8 @@ static long eb_client_vote(struct eb_client *c, unsigned int set,
 			ret = eb_cpu_may_boost(cpu, now);
 		if (ret) {
 			raw_spin_unlock_irqrestore(&c->lock, flags);
-			trace_eventboost_hint(cpu, task_pid_nr(current), votes,
-					      ret);
+			trace_eventboost_hint(cpu, task_pid_nr(current), reason,
+					      set, timed_us, votes, ret);
 			return ret;
 		}
 	}
@@ -237,7 +244,8 @@ static long eb_client_vote(struct eb_client *c, unsigned int set,
 		eb_client_arm(c, now);
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 
-	trace_eventboost_hint(cpu, task_pid_nr(current), votes, 0);
+	trace_eventboost_hint(cpu, task_pid_nr(current), reason, set,
+			      timed_us, votes, 0);
 	eb_cpu_update(cpu, reason, now, true);
 	if (from >= 0 && from != cpu)
 		eb_cpu_update(from, -1, 0, true);
@@ -457,8 +465,15 @@ void eb_clients_end_votes(const struct cpumask *cpus)
 	mutex_lock(&eb_clients_lock);
 	list_for_each_entry(c, &eb_clients, node) {
 		raw_spin_lock_irqsave(&c->lock, flags);
-		if (c->votes && cpumask_test_cpu(c->vote_cpu, cpus))
+		if (c->votes && cpumask_test_cpu(c->vote_cpu, cpus)) {
+			trace_eventboost_vote_end(c->vote_cpu,
+						  task_pid_nr(c->task),
+						  EB_END_BUDGET, c->votes,
+						  div_u64(ktime_get_ns() -
+							  c->vote_start_ns,
+							  NSEC_PER_USEC));
 			eb_client_set_votes(c, 0, -1, 0);
+		}
 		raw_spin_unlock_irqrestore(&c->lock, flags);
 	}
 	mutex_unlock(&eb_clients_lock);

@@ -66,6 +66,7 @@ struct eb_policy {
 	struct cpufreq_policy *policy;
 	struct eb_tunables *tunables;
 	struct list_head tunables_hook;
+	unsigned int nr;		/* N of sysfs policyN, for traces */
 	unsigned int nominal_khz;	/* 0 if the driver does not tell */
 	bool fast;			/* fast switch enabled at start */
 

@@ -9,6 +9,8 @@
  * hint path never sleeps (also on PREEMPT_RT).
  */
 #include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/kobject.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -148,6 +150,10 @@ static bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	if (want && pct < 100 && ebp->window_used_ns >= budget) {
 		WRITE_ONCE(ebp->budget_spent, true);
 		ebp->cnt.budget_ends++;
+		trace_eventboost_budget_end(ebp->nr,
+					    div_u64(ebp->window_used_ns,
+						    NSEC_PER_USEC),
+					    div_u64(budget, NSEC_PER_USEC));
 		want = false;
 		queue_work(system_highpri_wq, &ebp->sweep_work);
 	}
@@ -160,7 +166,7 @@ static bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	target = want ? eb_policy_boost_khz(ebp) : eb_policy_base_khz(ebp);
 	target = clamp(target, READ_ONCE(policy->min), READ_ONCE(policy->max));
 	if (target != ebp->target_khz)
-		trace_eventboost_decide(policy->cpu, target, want,
+		trace_eventboost_decide(ebp->nr, target, want,
 					ebp->budget_spent);
 	ebp->target_khz = target;
 	if (target == ebp->applied_khz)
@@ -188,7 +194,7 @@ static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool fast)
 				       EB_LAT_BUCKETS - 1)]++;
 		ebp->hint_ns = 0;
 	}
-	trace_eventboost_apply(ebp->policy->cpu, khz, fast, lat);
+	trace_eventboost_apply(ebp->nr, khz, fast, lat);
 }
 
 /* Fast switch: on a CPU of the policy, with ebp->lock held (irqs off). */
@@ -351,6 +357,13 @@ int eb_policy_init_state(struct eb_policy *ebp)
 	INIT_CSD(&ebp->csd, eb_apply_ipi_async, ebp);
 	INIT_WORK(&ebp->sweep_work, eb_sweep_fn);
 	kthread_init_work(&ebp->work, eb_work_fn);
+	/*
+	 * The cpufreq core names the policy's directory after the CPU it
+	 * was created for ("policy%u"); policy->cpu moves to another CPU
+	 * when that one goes offline, the name does not.
+	 */
+	if (sscanf(kobject_name(&policy->kobj), "policy%u", &ebp->nr) != 1)
+		ebp->nr = policy->cpu;
 	ebp->nominal_khz = eb_nominal_khz(policy);
 	ebp->fast = policy->fast_switch_enabled;
 	if (ebp->fast)

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 want_pkgs=(qemu-system-x86 busybox-static sparse flex bison bc libelf-dev
-	   libssl-dev pkg-config kmod cpio zstd python3-pip trace-cmd
+	   libssl-dev pkg-config kmod cpio zstd python3-pip trace-cmd linux-perf
 	   g++ make python3 util-linux wrk dkms
 	   debhelper dh-dkms lintian)
 

@@ -42,6 +42,9 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1:1" \
 		echo "# ---- ebctl"
 		sh "$TOP/selftests/ebctl_test.sh" "$TOP/build/userlib/ebctl" \
 			"$B/eventboost/eventboost.ko" || rc=1
+		echo "# ---- tracing: trace-cmd and perf"
+		sh "$TOP/selftests/trace_test.sh" "$TOP/build/userlib/ebctl" \
+			"$TOP/build/selftests/eb_trace_helper" || rc=1
 		echo "# ---- node binding"
 		(cd "$TOP/node-binding" &&
 			"$NODE" --test test/guest/boost.test.js test/guest/queue.test.js) || rc=1
