@@ -1,8 +1,17 @@
 'use strict';
 // Print what the demo measured: report.js OUTDIR (demo.json from driver.js).
-// Every comparison is of paired runs (the same process, the same arrivals):
-// it says "lower" or "higher" only when every pair agrees, and shows each
-// pair's change, so the spread is in view.
+// Every comparison is of paired runs (the same process, the same arrivals),
+// decided before the runs that are quoted:
+//   - a figure of a load is pooled over its pairs: the open loop's
+//     percentiles and mean over every request of every run of one side;
+//     the overload's throughput and p99 as the mean over its runs (wrk
+//     gives no per-request data);
+//   - the change is on / off - 1 of the pooled figures, with a 95%
+//     bootstrap interval over pairs (2000 resamples of the pairs with
+//     replacement, a fixed seed: the report is reproducible);
+//   - it says "lower" or "higher" only when that interval excludes zero
+//     (and there are 3 pairs or more), else "not resolved", and shows each
+//     pair's own change beside it.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -12,51 +21,103 @@ const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const pctS = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
 const range = (xs) => `${f1(Math.min(...xs))}-${f1(Math.max(...xs))}`;
+const q = (s, p) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
+// A side's latencies, sorted (a typed array sorts numerically, and fast
+// enough for the bootstrap inside the guest).
+function lats(runs) {
+  const all = new Float64Array(runs.reduce((a, r) => a + r.raw.length, 0));
+  let i = 0;
+  for (const r of runs) {
+    if (!r.lat) r.lat = Float64Array.from(r.raw, (x) => x[2]);
+    all.set(r.lat, i);
+    i += r.lat.length;
+  }
+  return all.sort();
+}
 
-// on/off - 1 per pair; the verdict only when all pairs agree in sign.
-function compare(pairs, get, what, lowerIsBetter = true) {
-  const ch = pairs.map((p) => get(p.on) / get(p.off) - 1);
-  const all = (f) => ch.every(f);
-  let verdict;
-  if (all((c) => c < 0)) verdict = `lower in all ${ch.length} pairs (mean ${pctS(mean(ch))})`;
-  else if (all((c) => c > 0)) verdict = `higher in all ${ch.length} pairs (mean ${pctS(mean(ch))})`;
-  else verdict = 'not resolved: the pairs disagree';
-  const good = lowerIsBetter ? all((c) => c < 0) : all((c) => c > 0);
-  const bad = lowerIsBetter ? all((c) => c > 0) : all((c) => c < 0);
-  console.log(`  ${what.padEnd(22)} ${verdict}${good ? ', better' : bad ? ', worse' : ''}; per pair ${ch.map(pctS).join(', ')}`);
+// Statistics of a list of runs of one side.
+const pooled = {
+  p50: (runs) => q(lats(runs), 0.5),
+  p99: (runs) => q(lats(runs), 0.99),
+  mean: (runs) => mean(lats(runs)),
+};
+const meanOf = (k) => (runs) => mean(runs.map((r) => r[k]));
+
+// mulberry32, as experiment/loadgen.js: a seeded generator.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function change(pairs, stat) {
+  return stat(pairs.map((p) => p.on)) / stat(pairs.map((p) => p.off)) - 1;
+}
+
+function compare(pairs, stat, what, lowerIsBetter = true) {
+  const est = change(pairs, stat);
+  const rand = rng(1);
+  const bs = [];
+  for (let i = 0; i < 2000; i++) bs.push(change(pairs.map(() => pairs[Math.floor(rand() * pairs.length)]), stat));
+  bs.sort((a, b) => a - b);
+  const lo = q(bs, 0.025);
+  const hi = q(bs, 0.975);
+  const per = pairs.map((p) => stat([p.on]) / stat([p.off]) - 1);
+  let verdict = 'not resolved';
+  if (pairs.length < 3) verdict += ' (fewer than 3 pairs)';
+  else if (hi < 0) verdict = `lower, ${lowerIsBetter ? 'better' : 'worse'}`;
+  else if (lo > 0) verdict = `higher, ${lowerIsBetter ? 'worse' : 'better'}`;
+  console.log(`  ${what.padEnd(14)} ${pctS(est)} (95% interval ${pctS(lo)} to ${pctS(hi)}): ${verdict}; ` +
+    `per pair ${per.map(pctS).join(', ')}`);
 }
 
 function table(pairs, rows) {
   const pad = (s, n) => String(s).padEnd(n);
-  console.log(`  ${pad('', 24)}${pad('eventboost off', 22)}eventboost on`);
-  for (const [label, get] of rows) {
-    const off = pairs.map((p) => get(p.off));
-    const on = pairs.map((p) => get(p.on));
-    console.log(`  ${pad(label, 24)}${pad(`${f1(mean(off))} (${range(off)})`, 22)}${f1(mean(on))} (${range(on)})`);
+  console.log(`  ${pad('', 24)}${pad('eventboost off', 26)}eventboost on`);
+  for (const [label, stat] of rows) {
+    const cell = (side) => {
+      const runs = pairs.map((p) => p[side]);
+      return `${f1(stat(runs))} (runs ${range(runs.map((r) => stat([r])))})`;
+    };
+    console.log(`  ${pad(label, 24)}${pad(cell('off'), 26)}${cell('on')}`);
   }
 }
 
-console.log(`\n=== The demo service under load (its event loop on CPU 1; emulated DVFS: base 2.6 GHz, boost 4.0 GHz;`);
-console.log(`    guest clock by instruction count, -icount; ${d.reps} pairs of runs, off and on in alternating order)`);
-console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson), ${Math.round(d.load * 100)}% of its ` +
-  `capacity at 2.6 GHz (${f1(d.capacity)}/s), ${d.secs} s per run; every scheduled request counted.`);
-console.log('   mean over pairs (range):');
-table(d.service, [['latency p50 (ms)', (x) => x.p50], ['latency p99 (ms)', (x) => x.p99], ['latency mean (ms)', (x) => x.mean],
-  ['time at 4.0 GHz (%)', (x) => x.atMax * 100]]);
+// Major GCs (mark-compact: NODE_PERFORMANCE_GC_MAJOR, 4) and all GC pause
+// time in a side's runs.
+const majors = (runs) => runs.reduce((a, r) => a + r.trace.gc.filter((g) => g[2] === 4).length, 0);
+const gcMs = (runs) => runs.reduce((a, r) => a + r.trace.gc.reduce((b, g) => b + g[1], 0), 0);
+
+console.log('\n=== The demo service under load (its event loop on CPU 1; emulated DVFS: base 2.6 GHz, boost 4.0 GHz;');
+console.log(`    guest clock by instruction count, -icount; ${d.reps} pairs of runs per load, off and on in alternating order)`);
+console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson, one in five heavy), ` +
+  `${Math.round(d.load * 100)}% of its capacity at 2.6 GHz (${f1(d.capacity)}/s), ${d.secs} s per run; ` +
+  'every scheduled request counted.');
+const n = (side) => d.service.reduce((a, p) => a + p[side].raw.length, 0);
+console.log(`   pooled over the pairs (${n('off')} requests off, ${n('on')} on; each run's own figure in brackets):`);
+table(d.service, [['latency p50 (ms)', pooled.p50], ['latency p99 (ms)', pooled.p99], ['latency mean (ms)', pooled.mean],
+  ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
+const side = (s) => d.service.map((p) => p[s]);
+console.log(`   the service's GCs: ${majors(side('off'))} major (mark-compact) off, ${majors(side('on'))} on; ` +
+  `${f1(gcMs(side('off')))} ms and ${f1(gcMs(side('on')))} ms of GC in all`);
 const cens = d.service.reduce((a, p) => a + p.on.censored + p.off.censored, 0);
 if (cens) console.log(`   ${cens} requests not answered by the deadline (counted at their worst latency)`);
 console.log('   eventboost on vs off:');
-compare(d.service, (x) => x.p99, 'p99 latency');
-compare(d.service, (x) => x.mean, 'mean latency');
-if (d.max) console.log(`   (for reference, a fixed 4.0 GHz, one run: p50 ${f1(d.max.p50)} ms, p99 ${f1(d.max.p99)} ms)`);
+compare(d.service, pooled.p99, 'p99 latency');
+compare(d.service, pooled.mean, 'mean latency');
 
 console.log(`\n2. Overload: closed-loop wrk, 8 connections, ${d.overloadSecs} s per run: the loop never waits.`);
-console.log('   mean over pairs (range):');
-table(d.overload, [['requests/s', (x) => x.rps], ['latency p50 (ms)', (x) => x.p50], ['latency p99 (ms)', (x) => x.p99],
-  ['time at 4.0 GHz (%)', (x) => x.atMax * 100]]);
+console.log('   mean over the pairs (each run\'s own figure in brackets):');
+table(d.overload, [['requests/s', meanOf('rps')], ['latency p50 (ms)', meanOf('p50')], ['latency p99 (ms)', meanOf('p99')],
+  ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
 console.log('   eventboost on vs off:');
-compare(d.overload, (x) => x.p99, 'p99 latency');
-compare(d.overload, (x) => x.rps, 'throughput', false);
+compare(d.overload, meanOf('rps'), 'throughput', false);
+compare(d.overload, meanOf('p99'), 'p99 latency');
 
 const last = d.service[d.service.length - 1].on;
 const st = last.stats;
@@ -66,12 +127,13 @@ if (!st || !st.active) {
   process.exit(1);
 }
 console.log(`core: the event loop ran on CPU ${st.thread.cpu} (policy${st.kernel.policy}, ` +
-  `${st.kernel.fastSwitch ? 'fast switch' : 'worker thread'})`);
-console.log(`GC-Boost: ${st.gc.boosts} boosts over ${st.gc.count} GCs (${f1(st.gc.timeMs)} ms in GC); ` +
-  `Queue-Boost: ${st.queue.boosts} boosts (${st.queue.byLength} by queue length, ${st.queue.byHeadOfLine} by head-of-line time)`);
-console.log(`hints the service sent in that run: ${last.hints}; runs with eventboost off sent ` +
-  `${[...d.service, ...d.overload].reduce((a, p) => a + p.off.hints, 0)} (must be 0)`);
+  `${st.kernel.fastSwitch ? 'fast switch' : 'worker thread'}); watchdog and budget lifted, as in make experiment`);
+console.log(`GC-Boost: ${st.gc.boosts} boosts over ${st.gc.count} GCs (${f1(st.gc.timeMs)} ms in pauses, ` +
+  `${f1(st.gc.markingMs)} ms in marking cycles); Queue-Boost: ${st.queue.boosts} boosts ` +
+  `(${st.queue.byLength} by queue length, ${st.queue.byHeadOfLine} by head-of-line time, ${st.queue.byOverload} by overload)`);
+const offHints = [...d.service, ...d.overload].reduce((a, p) => a + p.off.hints, 0);
+console.log(`hints the service sent in that run: ${last.hints}; runs with eventboost off sent ${offHints} (must be 0)`);
 console.log(`hint -> frequency applied: p50 <= ${st.kernel.latencyP50Us} us, p99 <= ${st.kernel.latencyP99Us} us ` +
   '(under QEMU/TCG, ~20x slower than native)');
-console.log(`\nFiles: ${dir} (demo.json: every run).  make experiment measures the policies properly (README).`);
-if ([...d.service, ...d.overload].some((p) => p.off.hints)) process.exit(1);
+console.log(`\nFiles: ${dir} (demo.json: every run, every open-loop request).  make experiment measures the policies properly (README).`);
+if (offHints) process.exit(1);

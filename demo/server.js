@@ -4,6 +4,17 @@
 // `node -r eventboost/register server.js`.  GET /eventboost returns
 // eventboost.stats() when the package is loaded.
 const http = require('node:http');
+const { PerformanceObserver, performance } = require('node:perf_hooks');
+
+// GET /trace: the GCs (and handlers that ran 10 ms or more) since the last
+// call, [epoch ms, ms, kind or url], for the driver to set beside the
+// requests' latencies.  Kinds (perf_hooks.constants.NODE_PERFORMANCE_GC_*):
+// 1 minor (scavenge), 4 major (mark-compact), 8 incremental marking, 16
+// weak callbacks.
+let trace = { gc: [], slow: [] };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) trace.gc.push([performance.timeOrigin + e.startTime, e.duration, e.detail ? e.detail.kind : e.kind]);
+}).observe({ entryTypes: ['gc'] });
 
 const port = Number(process.env.PORT || 8080);
 const rows = Number(process.env.HEAVY_ROWS || 2000);
@@ -24,11 +35,15 @@ function heavy() {
 }
 
 const server = http.createServer((req, res) => {
+  const t0 = performance.now();
   let body;
   if (req.url === '/light') {
     body = JSON.stringify({ ok: true, t: Date.now() });
   } else if (req.url === '/heavy') {
     body = heavy();
+  } else if (req.url === '/trace') {
+    body = JSON.stringify(trace);
+    trace = { gc: [], slow: [] };
   } else if (req.url === '/eventboost') {
     let eb = null;
     // The package as the preload found it: from the working directory
@@ -42,6 +57,8 @@ const server = http.createServer((req, res) => {
     return;
   }
   res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  const ms = performance.now() - t0;
+  if (ms >= 10) trace.slow.push([performance.timeOrigin + t0, ms, req.url]);
 });
 server.listen(port, '127.0.0.1', () => console.log(`demo server on ${port}, pid ${process.pid}`));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -54,6 +54,7 @@ function openLoop(opts) {
     const pending = new Set();
     function send(r) {
       r.sent = true;
+      r.sentAt = performance.now() - t0;
       const req = http.get({ host, port, path: r.path, agent }, (res) => {
         res.resume();
         res.on('end', () => {
@@ -94,8 +95,14 @@ function openLoop(opts) {
           lat.push(r.done - r.at);
         }
       }
+      // Per measured request, in schedule order: [scheduled ms, how late
+      // it was sent (ms), latency ms (the deadline's for a censored one),
+      // its path] from the run's start (t0: epoch ms), for looking at when
+      // the slow ones came.
+      const raw = reqs.filter((r) => r.measured).map((r) => [r.at, (r.sentAt ?? NaN) - r.at,
+        (r.done === undefined || r.done > deadline ? deadline : r.done) - r.at, r.path]);
       lat.sort((a, b) => a - b);
-      resolve({ lat, scheduled, censored, errors, sent: reqs.filter((r) => r.sent).length });
+      resolve({ lat, raw, t0: performance.timeOrigin + t0, scheduled, censored, errors, sent: reqs.filter((r) => r.sent).length });
     }
     pump();
   });
