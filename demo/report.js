@@ -14,6 +14,8 @@
 //     pair's own change beside it.
 const fs = require('node:fs');
 const path = require('node:path');
+// The load generator's seeded generator (mulberry32), for the bootstrap.
+const { rng } = require('../experiment/loadgen');
 
 const dir = process.argv[2];
 const d = JSON.parse(fs.readFileSync(path.join(dir, 'demo.json'), 'utf8'));
@@ -43,17 +45,6 @@ const pooled = {
 };
 const meanOf = (k) => (runs) => mean(runs.map((r) => r[k]));
 
-// mulberry32, as experiment/loadgen.js: a seeded generator.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function change(pairs, stat) {
   return stat(pairs.map((p) => p.on)) / stat(pairs.map((p) => p.off)) - 1;

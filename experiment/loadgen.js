@@ -117,7 +117,7 @@ function pathChooser(spec) {
   return (rand) => '/' + alts[Math.floor(rand() * alts.length)].replace(/\[0-9\]/g, () => String(Math.floor(rand() * 10)));
 }
 
-module.exports = { openLoop, schedule, pathChooser };
+module.exports = { openLoop, schedule, pathChooser, rng };
 
 // CLI: node loadgen.js PORT RATE SECS [WARM] [SEED] [PATHSPEC] -> JSON summary
 if (require.main === module) {
