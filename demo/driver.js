@@ -21,7 +21,7 @@ const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { openLoop } = require('../experiment/loadgen');
-const { CF, busy, timeInState } = require('../experiment/cpu1');
+const { CF, busy, timeInState, delta } = require('../experiment/cpu1');
 
 const [OUT, SECS_ARG] = process.argv.slice(2);
 const SECS = Number(SECS_ARG || 6);
@@ -59,7 +59,6 @@ function governor(g) {
   }
 }
 
-const diff = (a, b) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k] - (a[k] || 0)]));
 const pct = (s, q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 
 // eb: 'off' (the base clock, 2.6 GHz, under the userspace governor: no
@@ -86,10 +85,10 @@ async function measure(kind, eb, seed) {
     r = { rps: Number((/Requests\/sec:\s+([\d.]+)/.exec(t) || [])[1]), p50: p['50'], p99: p['99'],
       errors: /Non-2xx|Socket errors/.test(t) ? 1 : 0 };
   }
-  const tis = diff(t0, timeInState());
+  const tis = delta(t0, timeInState());
   const total = Object.values(tis).reduce((a, x) => a + x, 0);
   r.atMax = total ? (tis[4000000] || 0) / total : 0;
-  r.busyNsByKhz = diff(b0, busy());
+  r.busyNsByKhz = delta(b0, busy());
   r.hints = get(CONTROL, '/stats').hints - h0;
   r.trace = get(PORT, '/trace');
   r.stats = get(PORT, '/eventboost');

@@ -19,4 +19,7 @@ function timeInState() {
     .map((l) => l.trim().split(/\s+/).map(Number)));
 }
 
-module.exports = { CF, busy, timeInState };
+// What a run added to such a reading: after - before, per key of after.
+const delta = (before, after) => Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)]));
+
+module.exports = { CF, busy, timeInState, delta };

@@ -35,7 +35,7 @@ if (PRIOR && PRIOR.secs !== SECS) {
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.join(','))).split(',').map(Number);
 const app = '/tmp/experiment-app';
 const { openLoop: loadgen, pathChooser } = require('./loadgen');
-const { CF, busy, timeInState } = require('./cpu1');
+const { CF, busy, timeInState, delta } = require('./cpu1');
 
 const log = (m) => console.log(`==> ${m}`);
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', ...opts });
@@ -267,7 +267,6 @@ async function run(svc, p, rate, ph, seed) {
   // Hooks off at once: no server keeps hinting into the next run.
   get(srv.controlPort, '/policy?eb=off&oracle=0&gc=0');
   const h1 = hintsSent(svc);
-  const diff = (a, b) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k] - (a[k] || 0)]));
   const own = h1[srv.controlPort] - h0[srv.controlPort];
   const others = Object.keys(h1).reduce((a, k) => a + (Number(k) === srv.controlPort ? 0 : h1[k] - h0[k]), 0);
   const kernelHints = k0 && k1 ? (k1.hints.gc + k1.hints.queue + k1.hints.timed) - (k0.hints.gc + k0.hints.queue + k0.hints.timed) : 0;
@@ -281,7 +280,7 @@ async function run(svc, p, rate, ph, seed) {
     rps: (lat.length - lg.censored) / SECS,
     p50: pct(lat, 0.5), p99: pct(lat, 0.99), p999: pct(lat, 0.999),
     latMs: lat.map((x) => Math.round(x * 100) / 100),
-    busyNsByKhz: diff(b0, b1), timeInState10ms: diff(t0, t1),
+    busyNsByKhz: delta(b0, b1), timeInState10ms: delta(t0, t1),
     // The measured server's loop thread's own CPU time (with the emulated
     // steal), beside CPU 1's busy time: the two differ by the work of
     // anything else on CPU 1 (its V8 threads under pin "process").
