@@ -29,7 +29,14 @@
  * so late timers, as under QEMU/TCG, do not skew the ratio.  A change
  * takes effect at the next period.  The busy time each CPU spent at each
  * frequency (stolen time included: a slower clock is busy longer) is read
- * back as "busy <cpu> <khz> <ns>" lines, for energy models.
+ * back as "busy <cpu> <khz> <ns>" lines, for energy models, and each CPU's
+ * idle time as "idle <cpu> <us>" (-1 without NO_HZ).
+ *
+ * One TCG thread runs every vCPU in turns, so under QEMU the emulation holds
+ * only while the other CPUs idle: whatever runs on one takes turns from the
+ * others at a rate that has nothing to do with frequency (with CPU 0
+ * spinning, 2.6 GHz cost CPU 1 13.7x its 4 GHz time).  The idle lines let a
+ * measurement check that it was alone.
  *
  * ->fast_switch() runs with interrupts off (also on PREEMPT_RT), so the
  * change path uses only atomics and a raw spinlock.
@@ -488,18 +495,22 @@ static unsigned int ebt_ring_copy(struct ebt_change *out)
 	return len;
 }
 
-/* Emulation only: busy time per CPU and frequency. */
+/* Emulation only: busy time per CPU and frequency, and idle time per CPU. */
 static void ebt_busy_lines(struct ebt_snapshot *snap, size_t cap)
 {
 	unsigned int cpu, i;
 
-	for_each_online_cpu(cpu)
+	for_each_online_cpu(cpu) {
 		for (i = 0; i < ebt_nfreqs; i++)
 			snap->len += scnprintf(snap->text + snap->len,
 					       cap - snap->len,
 					       "busy %u %u %llu\n", cpu,
 					       ebt_table[i].frequency,
 					       READ_ONCE(per_cpu(ebt_emu, cpu).busy_ns[i]));
+		snap->len += scnprintf(snap->text + snap->len, cap - snap->len,
+				       "idle %u %lld\n", cpu,
+				       (s64)get_cpu_idle_time_us(cpu, NULL));
+	}
 }
 
 static int ebt_open(struct inode *inode, struct file *file)
@@ -524,7 +535,7 @@ static int ebt_open(struct inode *inode, struct file *file)
 		npol++;
 	cap = (size_t)npol * EBT_POLICY_LINE_MAX +
 	      (size_t)EBT_RING_SIZE * EBT_CHANGE_LINE_MAX +
-	      (emulate ? (size_t)nr_cpu_ids * ebt_nfreqs * EBT_BUSY_LINE_MAX : 0);
+	      (emulate ? (size_t)nr_cpu_ids * (ebt_nfreqs + 1) * EBT_BUSY_LINE_MAX : 0);
 	snap = kvmalloc(struct_size(snap, text, cap), GFP_KERNEL);
 	if (!snap) {
 		mutex_unlock(&ebt_lock);
