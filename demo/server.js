@@ -60,5 +60,6 @@ const server = http.createServer((req, res) => {
   const ms = performance.now() - t0;
   if (ms >= 10) trace.slow.push([performance.timeOrigin + t0, ms, req.url]);
 });
-server.listen(port, '127.0.0.1', () => console.log(`demo server on ${port}, pid ${process.pid}`));
+// HOST: make experiment's servers take their load from outside the guest.
+server.listen(port, process.env.HOST || '127.0.0.1', () => console.log(`demo server on ${port}, pid ${process.pid}`));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

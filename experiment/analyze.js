@@ -101,6 +101,14 @@ if (dirty.length || (raw.contaminated && raw.contaminated.length)) {
   for (const r of dirty) console.error(`  ${r.phase} ${r.service} ${r.policy} rep ${r.rep}: ${JSON.stringify(r.seen)}`);
   process.exit(1);
 }
+// The emulated clock holds only while CPU 0 idles (load-agent.js): a run
+// measured with CPU 0 busy is not a measurement of its policy.
+const disturbedRuns = runs.filter((r) => r.disturbed);
+if (disturbedRuns.length) {
+  console.error(`analyze: runs during which CPU 0 was busy over ${100 * (raw.cpu0BusyMax || 0.1)}% of the time (the emulation needs it idle):`);
+  for (const r of disturbedRuns) console.error(`  ${r.phase} ${r.service} ${r.policy} rep ${r.rep}: ${(100 * r.cpu0Busy).toFixed(1)}%`);
+  process.exit(1);
+}
 for (const r of runs) {
   r.energy = energyMj(r.busyNsByKhz);
   const busyNs = Object.values(r.busyNsByKhz).reduce((a, x) => a + x, 0);
@@ -238,6 +246,27 @@ const share = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '-');
 const num = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const iv = (c, f = share) => (c ? `[${f(c[0])}, ${f(c[1])}]` : '');
 say(`\n${runs.length} runs of ${raw.secs} s under QEMU/TCG with emulated DVFS (ratios only)`);
+// The testbed's own check, decided before any run on it: the same requests
+// take the same work (cycles) at any fixed clock, so fixed 4.0 GHz must do
+// 0.85-1.15x the cycles per answered request of fixed 2.6 GHz in every
+// case (the run on the earlier testbed, CPU 0 busy: 1.31x); and its busy
+// time per request is then about 2.6/4.0 = 0.65x.  Outside that, nothing
+// else here means anything, and the analysis fails.
+const perReq = (rs, f) => mean(rs.map((r) => f(r) / Math.max(1, r.requests - r.censored)));
+const testbed = [];
+for (const [k, g] of groups) {
+  if (!k.endsWith('|fixed-4.0')) continue;
+  const ref = groups.get(k.replace(/\|fixed-4\.0$/, '|fixed-2.6'));
+  if (!ref) continue;
+  const busyNs = (r) => Object.values(r.busyNsByKhz).reduce((a, x) => a + x, 0);
+  const work = perReq(g, (r) => r.cycles) / perReq(ref, (r) => r.cycles);
+  const time = perReq(g, busyNs) / perReq(ref, busyNs);
+  testbed.push({ case: k.replace(/\|fixed-4\.0$/, ''), work, busy: time, ok: work >= 0.85 && work <= 1.15 });
+}
+for (const t of testbed) {
+  say(`  testbed check, ${t.case}: fixed 4.0 GHz did ${t.work.toFixed(2)}x the cycles per request of fixed 2.6 GHz ` +
+    `(want 0.85-1.15x) in ${t.busy.toFixed(2)}x its busy time (1/f: 0.65x): ${t.ok ? 'ok' : 'FAILED'}`);
+}
 for (const c of cases.filter((x) => x.censored || x.errors)) {
   say(`  note: ${c.phase} ${c.service} ${c.policy}: ${c.censored} of ${c.expected} requests not answered by the deadline (counted as worst), ${c.errors} errors`);
 }
@@ -315,10 +344,14 @@ fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
   note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js; ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions. raw.json.gz beside this file holds every run.',
   secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT,
   powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE, idleShare: IDLE_SHARE, uncoreShare: UNCORE_SHARE },
-  overall, targets, published: PUBLISHED, cases,
+  overall, targets, published: PUBLISHED, cases, testbed,
 }, null, 1));
 fs.writeFileSync(path.join(dest, 'results.svg'), svg());
 fs.writeFileSync(path.join(dest, 'results.txt'), `${printed.join('\n')}\n`);
+if (testbed.some((t) => !t.ok)) {
+  console.error('analyze: the testbed check failed (above): the emulated clock did not hold in this run');
+  process.exitCode = 1;
+}
 // Every run, latencies at 0.1 ms: enough to recompute every figure.
 const compact = { ...raw, runs: runs.map((r) => ({ ...r, latMs: r.latMs.map((x) => Math.round(x * 10) / 10),
   energy: undefined, energyFull: undefined, cycles: undefined, boostedShare: undefined, hintsPerSec: undefined })) };

@@ -4,7 +4,8 @@
 // (answered, or censored at the deadline as a worst latency), finite
 // percentiles, energy with and without idle and uncore power, a bootstrap
 // interval, and (for eventboost policies) hints the kernel saw; no run of
-// the reference may have seen a hint; and raw.json.gz beside it must
+// the reference may have seen a hint, every run had CPU 0 idle enough for
+// the emulation; and raw.json.gz beside it must
 // reproduce every case's percentiles.
 // --reps N: every case pools N repetitions (an extended run's).
 //   node check-results.js RESULTS.json [--reps N] POLICY...
@@ -55,6 +56,8 @@ if (fs.existsSync(rawFile)) {
   check(quiet.length > 0 && quiet.every((r) => r.seen && r.seen.own + r.seen.others + r.seen.kernel === 0),
     `the ${quiet.length} runs that must see no hints saw none`);
   check(raw.runs.every((r) => r.seen && r.seen.others === 0), 'no run saw hints from another policy\'s server');
+  const cpu0 = raw.runs.map((r) => r.cpu0Busy);
+  check(cpu0.every((x) => Number.isFinite(x) && x <= raw.cpu0BusyMax), `every run measured with CPU 0 idle enough for the emulation (busy at most ${Math.max(...cpu0)} <= ${raw.cpu0BusyMax})`);
   const pct = (s, q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
   const bad = res.cases.filter((c) => {
     const lat = raw.runs.filter((r) => (r.phase || 'headline') === c.phase && r.service === c.service &&
