@@ -250,7 +250,12 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // (0 also while fds wait to be added to the epoll set.)
   int timeout = uv_backend_timeout(s->loop);
   s->in_poll.store(true);
-  s->seq.fetch_add(1);
+  // The first iteration wakes the monitor, which waits for it to begin.
+  if (s->seq.fetch_add(1) == 0) {
+    uint64_t one = 1;
+    ssize_t r = write(s->wake_fd, &one, sizeof(one));
+    (void)r;
+  }
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the threshold of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
@@ -305,10 +310,10 @@ void QueueMonitor::Monitor(Shared* s) {
       // The loop has not reached its first prepare since start() (a
       // preload starts us before the main script): the script's start-up
       // work is no backlog -- nothing waits behind it yet -- and must not
-      // teach the baseline either.
+      // teach the baseline either.  The first prepare wakes us.
       hol_base = busy_cpu = last_cpu = cpu;
       last_now = now;
-      SleepNs(s, 10 * s->sample_ns);
+      SleepNs(s, 1000000000);
       continue;
     }
 

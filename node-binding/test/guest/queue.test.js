@@ -214,6 +214,25 @@ setImmediate(() => console.log(JSON.stringify({ atStart, first: snap() })));
   assert.strictEqual(first.kernelBoosted, false, JSON.stringify(first));
 });
 
+test('Queue-Boost: watching begins at the first iteration, whatever sampleUs', async (t) => {
+  // The monitor waits for the loop's first iteration before it looks; it
+  // must start looking then, not a fixed nap later (10 sample periods: 5 s
+  // here, which saw nothing of a 2 s callback).
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false, sampleUs: 500000 });
+if (!s.active) throw new Error(s.reason);
+setTimeout(() => {
+  spin(2000); // twenty times maxDelayMs, four sample periods
+  console.log(JSON.stringify(snap()));
+}, 20);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const st = r.json[0];
+  t.diagnostic(JSON.stringify(st));
+  assert.ok(st.boosts >= 1 && st.byOverload >= 1, JSON.stringify(st));
+});
+
 test('Queue-Boost: a loop saturated by uniform long callbacks (overload) is boosted', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
