@@ -410,8 +410,10 @@ if (exists('activity-heavy-before-ebctl.json')) {
 const profFiles = ['1', '0.1'].filter((x) => exists(`profile-overhead-${x}.json`));
 if (profFiles.length) {
   say('');
+  const pp = exists('profile-params.json') ? json('profile-params.json') : {};
   say('5. eventboost/profile: with the profiler / without, same run, interleaved (median of ' +
-    `${params.profile_repetitions || '?'} repetitions; a JSON handler with three awaits, service on CPU 1)`);
+    `${pp.repetitions || '?'} repetitions; a JSON handler with three awaits; on the host, service on CPU 1, client on CPU 0,` +
+    ` load average ${pp.loadavg_before || '?'} before)`);
   say(pad('sampled', 10) + pad('CPU per request', 26) + pad('throughput', 14) + 'p99 at 100 req/s');
   out.profile_overhead = {};
   for (const x of profFiles) {

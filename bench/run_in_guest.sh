@@ -9,7 +9,8 @@
 #   3. node-<cfg>-<rep>.*        the Node service: hooks off/gc/queue/all
 #                                (and two diagnostics of the queue hook)
 #   4. activity-<endpoint>.*     boost activity with all hooks on
-#   5. profile-overhead-<sample>.json  eventboost/profile's cost
+# (5, eventboost/profile's cost, needs no device and runs on the host:
+# scripts/bench.sh.)
 # (1) and (2) run with the driver's fast switch on, then off (worker path);
 # (3) and (4) with fast switch on.
 #   run_in_guest.sh KVER TOP OUT QUICK(0|1)
@@ -26,18 +27,15 @@ fail() { echo "bench: $*" >&2; echo 1 > "$OUT/result"; exit 1; }
 # Sizes: a full run fits in about 10 minutes of guest time on 2 host cores.
 if [ "$QUICK" = 1 ]; then
 	COST_N=500 COST_R=2 LAT_N=100 BURSTS=5 NODE_SECS=3 NODE_REPS=2 ACT_SECS=3
-	PROF_REPS=2 PROF_SECS=2
 else
 	COST_N=3000 COST_R=6 LAT_N=600 BURSTS=25 NODE_SECS=5 NODE_REPS=12 ACT_SECS=10
-	PROF_REPS=6 PROF_SECS=3
 fi
 
 cat > "$OUT/params.json" <<EOF
 {"quick": $QUICK, "cost_iterations_per_round": $COST_N, "cost_rounds": $COST_R,
  "latency_boosts_each_way": $LAT_N, "bursts_per_governor": $BURSTS, "burst_spin_ms": 200,
  "burst_idle_ms": 300, "node_secs": $NODE_SECS, "node_repetitions": $NODE_REPS,
- "activity_secs": $ACT_SECS, "profile_repetitions": $PROF_REPS, "profile_secs": $PROF_SECS,
- "profile_rate": 100}
+ "activity_secs": $ACT_SECS}
 EOF
 
 gov() { for p in "$CF"/policy*; do echo "$1" > "$p/scaling_governor" || return 1; done; }
@@ -172,15 +170,6 @@ for cfg in $CONFIGS; do
 	kill "$(cat /tmp/server-$cfg.pid)" 2>/dev/null
 done
 wait
-
-# ---- part 5: what eventboost/profile costs a service (no device needed),
-# every request followed and one in ten; the service on CPU 1, the client
-# on CPU 0 (profile-overhead.js pins nothing itself).
-for sample in 1 0.1; do
-	say "profile: the profiler's overhead, sample $sample ($PROF_REPS repetitions)"
-	taskset -c 0 node "$TOP/node-binding/bench/profile-overhead.js" $PROF_REPS $PROF_SECS 100 $sample \
-		> "$OUT/profile-overhead-$sample.json" || fail "profile-overhead ($sample)"
-done
 
 # ---- parts 1 and 2 on the worker path
 gov performance

@@ -5,7 +5,7 @@
 // with-profiler to without, measured in the same run with the two variants
 // interleaved (A B A B ...) so a drift of the machine hits both.
 //   node bench/profile-overhead.js [reps=3] [seconds=3] [rate=100] [sample=1]
-// (make bench runs it in its guest: part 5 of bench/run_in_guest.sh.)
+// (make bench runs it on the host, as its part 5: scripts/bench.sh.)
 // Prints one JSON object; the ratios are the result (absolute numbers depend
 // on the machine and on what else runs on it).
 const http = require('node:http');
