@@ -246,6 +246,10 @@ const share = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '-');
 const num = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 const iv = (c, f = share) => (c ? `[${f(c[0])}, ${f(c[1])}]` : '');
 say(`\n${runs.length} runs of ${raw.secs} s under QEMU/TCG with emulated DVFS (ratios only)`);
+// How many GC cycles a run held (runs recorded since V8's collections were).
+const majors = runs.filter((r) => r.v8gc).map((r) => r.v8gc.major);
+const gcPerRun = majors.length ? { runs: majors.length, median: median(majors), min: Math.min(...majors), max: Math.max(...majors) } : null;
+if (gcPerRun) say(`  V8 major GCs per run: median ${gcPerRun.median} (${gcPerRun.min}-${gcPerRun.max}) over ${gcPerRun.runs} runs`);
 // The testbed's own check, decided before any run on it: the same requests
 // take the same work (cycles) at any fixed clock, so fixed 4.0 GHz must do
 // 0.85-1.15x the cycles per answered request of fixed 2.6 GHz in every
@@ -344,7 +348,7 @@ fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
   note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js; ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions. raw.json.gz beside this file holds every run.',
   secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT,
   powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE, idleShare: IDLE_SHARE, uncoreShare: UNCORE_SHARE },
-  overall, targets, published: PUBLISHED, cases, testbed,
+  overall, targets, published: PUBLISHED, cases, testbed, gcPerRun,
 }, null, 1));
 fs.writeFileSync(path.join(dest, 'results.svg'), svg());
 fs.writeFileSync(path.join(dest, 'results.txt'), `${printed.join('\n')}\n`);

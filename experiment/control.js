@@ -18,9 +18,12 @@
 //   GET http://127.0.0.1:CONTROL_PORT/stats: the hints this process tried
 //        to send since it started, all sessions summed ({hints, gc,
 //        queue, oracle}): the driver checks that runs which must see no
-//        hints saw none
+//        hints saw none; and V8's collections since start ({v8gc: {major,
+//        minor, pauseMs}}, from perf_hooks), so that a run says how many GC
+//        cycles it held
 // node -r ./control.js service.js
 const http = require('node:http');
+const { PerformanceObserver, constants: perf } = require('node:perf_hooks');
 const v8 = require('node:v8');
 const vm = require('node:vm');
 // The application's eventboost (this file is preloaded from elsewhere).
@@ -76,8 +79,20 @@ function sessionCounts() {
   const s = eb.stats();
   return { gc: s.gc.boosts + s.gc.refused + s.gc.errors, queue: s.queue.boosts + s.queue.refused + s.queue.errors };
 }
+// V8's collections: major (mark-compact) and minor (scavenge, minor
+// mark-compact) pauses, and the time in all pauses.
+const v8gc = { major: 0, minor: 0, pauseMs: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = e.detail ? e.detail.kind : e.kind;
+    if (kind === perf.NODE_PERFORMANCE_GC_MAJOR) v8gc.major++;
+    else if (kind === perf.NODE_PERFORMANCE_GC_MINOR) v8gc.minor++;
+    v8gc.pauseMs += e.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
+
 function counts() {
-  const c = { ...acc, oracle: oracleHints };
+  const c = { ...acc, oracle: oracleHints, v8gc: { ...v8gc } };
   if (base) {
     const n = sessionCounts();
     c.gc += n.gc - base.gc;

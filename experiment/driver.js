@@ -284,6 +284,7 @@ async function run(svc, p, rate, ph, seed) {
   const srv = await server(svc, p, ph.pin);
   setPolicy(srv, p, ph.forcedGc);
   const h0 = hintsSent(svc);
+  const g0 = get(srv.controlPort, '/stats').v8gc;
   const m = await alone(srv, async () => {
     const b0 = busy();
     const t0 = timeInState();
@@ -300,6 +301,7 @@ async function run(svc, p, rate, ph, seed) {
   // Hooks off at once: no server keeps hinting into the next run.
   get(srv.controlPort, '/policy?eb=off&oracle=0&gc=0');
   const h1 = hintsSent(svc);
+  const g1 = get(srv.controlPort, '/stats').v8gc;
   const own = h1[srv.controlPort] - h0[srv.controlPort];
   const others = Object.keys(h1).reduce((a, k) => a + (Number(k) === srv.controlPort ? 0 : h1[k] - h0[k]), 0);
   const kernelHints = k0 && k1 ? (k1.hints.gc + k1.hints.queue + k1.hints.timed) - (k0.hints.gc + k0.hints.queue + k0.hints.timed) : 0;
@@ -318,6 +320,9 @@ async function run(svc, p, rate, ph, seed) {
     // steal), beside CPU 1's busy time: the two differ by the work of
     // anything else on CPU 1 (its V8 threads under pin "process").
     loopCpuNs: m.c1 - m.c0,
+    // V8's collections in the server during the run (warm-up and grace
+    // included): how many GC cycles the run held.
+    v8gc: { major: g1.major - g0.major, minor: g1.minor - g0.minor, pauseMs: Math.round(g1.pauseMs - g0.pauseMs) },
     // CPU 0's busy share of the run (the emulation needs it idle).
     cpu0Busy: Math.round(m.cpu0Busy * 1e4) / 1e4,
     // The hints this run saw: sent by the run's own server, by the
@@ -410,7 +415,7 @@ async function main() {
             Object.assign(r, { rep, loadFactor: f, capacity: cap });
             runs.push(r);
             log(`${svc.name} ${ph.name} ${rate}/s ${p.name}: p99 ${r.p99.toFixed(1)} ms, ${r.requests} requests ` +
-              `(${r.censored} censored), hints ${JSON.stringify(r.seen)}, CPU 0 busy ${(100 * r.cpu0Busy).toFixed(1)}% [${((Date.now() - started) / 60000).toFixed(1)} min]`);
+              `(${r.censored} censored), hints ${JSON.stringify(r.seen)}, major GCs ${r.v8gc.major}, CPU 0 busy ${(100 * r.cpu0Busy).toFixed(1)}% [${((Date.now() - started) / 60000).toFixed(1)} min]`);
             save();
           }
         }
