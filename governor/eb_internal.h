@@ -5,12 +5,15 @@
  *
  * Locking, outermost first (a lock is only ever taken under those above it):
  *   eb_clients_lock (mutex) -> eb_client.lock (raw) -> eb_policy.lock (raw)
+ *   eb_client.lock (raw) -> eb_share.lock (raw)
  *   eb_policy.work_lock (mutex) -> eb_policy.lock (raw)
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
- * allows it (eb_cpu_may_boost()).  Both raw locks are taken from hard-irq
- * context (hrtimers, IPIs).  eb_policy.work_lock serializes the slow path's
- * ->target() (worker, limits, tunable writes, stop); it is never taken
- * under a raw lock.  The per-CPU policy pointers (eb_cpus) are RCU.
+ * allows it (eb_cpu_may_boost()), and the lock of its process's share of
+ * that budget (eb_client.c), which nests nothing.  The raw locks are taken
+ * from hard-irq context (hrtimers, IPIs).  eb_policy.work_lock serializes
+ * the slow path's ->target() (worker, limits, tunable writes, stop); it is
+ * never taken under a raw lock.  The per-CPU policy pointers (eb_cpus) are
+ * RCU.
  */
 #ifndef _EB_INTERNAL_H
 #define _EB_INTERNAL_H
@@ -33,7 +36,7 @@
 /* Frequency changes per policy: at most one per rate_limit_us. */
 #define EB_DEFAULT_RATE_LIMIT_US	1000U
 #define EB_MAX_RATE_LIMIT_US	100000U
-/* One client's votes may use at most this share of its policy's budget. */
+/* One process's votes may use at most this share of its policy's budget. */
 #define EB_CLIENT_BUDGET_SHARE_PCT	50U
 #define EB_BUDGET_WINDOW_NS	NSEC_PER_SEC
 /* Without a known nominal frequency, base is this share of the maximum

@@ -570,8 +570,8 @@ unsigned int eb_cpu_max_boost_us(int cpu)
 }
 
 /*
- * How long one client's votes may be held per budget window on @cpu's
- * policy: a share of the budget, so that no client can spend it all and
+ * How long one process's votes may be held per budget window on @cpu's
+ * policy: a share of the budget, so that no process can spend it all and
  * leave the others EBUSY.  U64_MAX without a budget; 0 if not governed.
  */
 u64 eb_cpu_client_budget_ns(int cpu)
