@@ -506,8 +506,9 @@ static int eb_release(struct inode *inode, struct file *file)
 	list_del(&c->node);
 	mutex_unlock(&eb_clients_lock);
 
+	/* Votes ended by close are charged to the share like any other. */
 	raw_spin_lock_irqsave(&c->lock, flags);
-	from = eb_client_set_votes(c, 0, -1, 0);
+	from = eb_client_set_votes(c, 0, -1, ktime_get_ns());
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 	hrtimer_cancel(&c->timer);
 	if (from >= 0)
@@ -527,18 +528,19 @@ void eb_clients_end_votes(const struct cpumask *cpus)
 	struct eb_client *c;
 	unsigned long flags;
 	unsigned int cpu;
+	u64 now;
 
 	mutex_lock(&eb_clients_lock);
 	list_for_each_entry(c, &eb_clients, node) {
 		raw_spin_lock_irqsave(&c->lock, flags);
 		if (c->votes && cpumask_test_cpu(c->vote_cpu, cpus)) {
+			now = ktime_get_ns();
 			trace_eventboost_vote_end(c->vote_cpu,
 						  task_pid_nr(c->task),
 						  EB_END_BUDGET, c->votes,
-						  div_u64(ktime_get_ns() -
-							  c->vote_start_ns,
+						  div_u64(now - c->vote_start_ns,
 							  NSEC_PER_USEC));
-			eb_client_set_votes(c, 0, -1, 0);
+			eb_client_set_votes(c, 0, -1, now);
 		}
 		raw_spin_unlock_irqrestore(&c->lock, flags);
 	}

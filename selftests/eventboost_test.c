@@ -862,6 +862,52 @@ TEST_F(eb, one_process_one_share)
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 }
 
+/*
+ * A vote ended by close is charged to the process's share like any other
+ * vote.  The process keeps one client open (its share lives on) and opens,
+ * boosts and closes others, each vote held for less than the tick at which
+ * a held vote is next charged: its share still ends its boosts, before the
+ * policy's budget is spent, and another process still boosts.
+ */
+TEST_F(eb, closed_clients_votes_are_charged)
+{
+	int pol = self->pol_last, keep, fd, ret = 0, n = 0;
+	unsigned long long t0, held = 0;
+	struct eb_policy_stats st;
+
+	/* The process's share: 100 ms of the policy's 200 ms per second. */
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "20"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	keep = eb_open();
+	ASSERT_GE(keep, 0);
+	t0 = eb_now_ns();
+	while (eb_now_ns() - t0 < 3000000000ull) {
+		unsigned long long start;
+
+		fd = eb_open();
+		ASSERT_GE(fd, 0);
+		ret = hint(fd, EB_IOC_GC_ENTER);
+		if (ret) {
+			close(fd);
+			break;
+		}
+		start = eb_now_ns();
+		while (eb_now_ns() - start < 300000)
+			;
+		held += eb_now_ns() - start;
+		n++;
+		close(fd);
+	}
+	EXPECT_EQ(-EBUSY, ret) TH_LOG("%d votes held %llu ms", n, held / 1000000);
+	ASSERT_EQ(0, eb_policy_stats(keep, self->last_cpu, &st));
+	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT)
+		TH_LOG("%d votes held %llu ms", n, held / 1000000);
+	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 50000));
+	close(keep);
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+}
+
 /* Hints and BIND need a file opened for writing; reading needs none. */
 TEST_F(eb, read_only_fd_cannot_hint)
 {
