@@ -3,6 +3,11 @@
  * eventboost internals shared by the governor, the policy logic and the
  * hint device.
  *
+ * Calls go one way: the governor (eb_governor.c) and the hint device
+ * (eb_client.c) call the policy logic (eb_policy.c), which calls neither.
+ * What a policy asks of the clients (end their votes when its budget is
+ * spent) the governor wires in at init.
+ *
  * Locking, outermost first (a lock is only ever taken under those above it):
  *   eb_clients_lock (mutex) -> eb_client.lock (raw) -> eb_policy.lock (raw)
  *   eb_client.lock (raw) -> eb_share.lock (raw)
@@ -92,14 +97,14 @@ struct eb_policy {
 	struct hrtimer budget_timer;
 	struct hrtimer rate_timer;	/* a change deferred by rate_limit_us */
 	call_single_data_t csd;		/* remote fast switch */
-	struct work_struct sweep_work;	/* end votes when the budget is spent */
+	struct work_struct sweep_work;	/* the budget is spent: end votes */
 	struct kthread_worker *worker;	/* slow path */
 	struct kthread_work work;
 	struct mutex work_lock;		/* serializes ->target() */
 };
 
 /* eb_policy.c */
-int eb_policy_init_state(struct eb_policy *ebp);
+int eb_policy_init_state(struct eb_policy *ebp, work_func_t budget_spent);
 void eb_policy_exit_state(struct eb_policy *ebp);
 void eb_policy_start(struct eb_policy *ebp);
 void eb_policy_stop(struct eb_policy *ebp);
