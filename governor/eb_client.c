@@ -29,7 +29,8 @@ MODULE_PARM_DESC(dev_mode, "Mode of /dev/eventboost (default 0660; group from ud
 /*
  * A process's share of the budget, per window of its own: the time the
  * votes of all its clients were held, added up.  One per thread group with
- * clients, found by tgid at open and freed with its last client.
+ * clients, found by tgid at open; it outlives the last client until its
+ * window is over (eb_share_put()).
  */
 struct eb_share {
 	struct pid *tgid;		/* reference held */
@@ -64,6 +65,8 @@ struct eb_client {
 static LIST_HEAD(eb_clients);
 static DEFINE_HASHTABLE(eb_shares, 6);
 static DEFINE_MUTEX(eb_clients_lock);	/* eb_clients, eb_shares */
+static void eb_shares_reclaim(struct work_struct *work);
+static DECLARE_DELAYED_WORK(eb_shares_reclaim_work, eb_shares_reclaim);
 
 /* The share of @tgid's process, with one more client; NULL if no memory. */
 static struct eb_share *eb_share_get(struct pid *tgid)
@@ -87,14 +90,71 @@ static struct eb_share *eb_share_get(struct pid *tgid)
 	return s;
 }
 
-static void eb_share_put(struct eb_share *s)
+/*
+ * The end of the window of @s if it has clients or has spent time of a
+ * window not yet over, else 0.  Without clients nothing else reads or
+ * writes the window, so no lock is needed then.
+ */
+static u64 eb_share_live_until(struct eb_share *s, u64 now)
 {
-	lockdep_assert_held(&eb_clients_lock);
-	if (--s->clients)
-		return;
+	u64 end = s->win_start_ns + EB_BUDGET_WINDOW_NS;
+
+	if (s->clients)
+		return U64_MAX;
+	return s->win_used_ns && now < end ? end : 0;
+}
+
+static void eb_share_free(struct eb_share *s)
+{
 	hash_del(&s->node);
 	put_pid(s->tgid);
 	kfree(s);
+}
+
+/*
+ * One client fewer.  A share left without clients stays while it has spent
+ * time of a window not yet over, so that closing every client and opening
+ * a new one does not start a fresh share; it is freed when that window is
+ * over, or taken up again by the process's next client.
+ */
+static void eb_share_put(struct eb_share *s)
+{
+	u64 now = ktime_get_ns(), end;
+
+	lockdep_assert_held(&eb_clients_lock);
+	if (--s->clients)
+		return;
+	end = eb_share_live_until(s, now);
+	if (!end) {
+		eb_share_free(s);
+		return;
+	}
+	queue_delayed_work(system_wq, &eb_shares_reclaim_work,
+			   nsecs_to_jiffies(end - now) + 1);
+}
+
+/* Free the shares without clients whose window is over. */
+static void eb_shares_reclaim(struct work_struct *work)
+{
+	u64 now = ktime_get_ns(), next = U64_MAX, end;
+	struct hlist_node *tmp;
+	struct eb_share *s;
+	int bkt;
+
+	mutex_lock(&eb_clients_lock);
+	hash_for_each_safe(eb_shares, bkt, tmp, s, node) {
+		if (s->clients)
+			continue;
+		end = eb_share_live_until(s, now);
+		if (end)
+			next = min(next, end);
+		else
+			eb_share_free(s);
+	}
+	if (next != U64_MAX)
+		queue_delayed_work(system_wq, &eb_shares_reclaim_work,
+				   nsecs_to_jiffies(next - now) + 1);
+	mutex_unlock(&eb_clients_lock);
 }
 
 static bool eb_task_gone(struct task_struct *task)
@@ -572,5 +632,13 @@ int eb_dev_init(void)
 
 void eb_dev_exit(void)
 {
+	struct hlist_node *tmp;
+	struct eb_share *s;
+	int bkt;
+
 	misc_deregister(&eb_miscdev);
+	/* No client is left: only shares waiting for their window to end. */
+	cancel_delayed_work_sync(&eb_shares_reclaim_work);
+	hash_for_each_safe(eb_shares, bkt, tmp, s, node)
+		eb_share_free(s);
 }

@@ -824,8 +824,9 @@ TEST_F(eb, one_client_cannot_starve_the_others)
  * A process's clients draw from one share of the budget: opening more of
  * them does not multiply it.  Two of its clients hold votes at once (their
  * held times add up) until the share is spent; then a third client of the
- * process, and a new one, are refused, while a client of another process
- * still boosts (the policy's budget is not spent).
+ * process, and a new one, are refused, also after the process closed them
+ * all, while a client of another process still boosts (the policy's budget
+ * is not spent).
  */
 TEST_F(eb, one_process_one_share)
 {
@@ -854,11 +855,15 @@ TEST_F(eb, one_process_one_share)
 	ASSERT_GE(fresh, 0);
 	EXPECT_EQ(-EBUSY, hint(fresh, EB_IOC_GC_ENTER));
 	close(fresh);
-	ASSERT_EQ(0, eb_policy_stats(a[0], self->last_cpu, &st));
-	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT);
-	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 100000));
 	for (int i = 0; i < 3; i++)
 		close(a[i]);
+	fresh = eb_open();
+	ASSERT_GE(fresh, 0);
+	EXPECT_EQ(-EBUSY, hint(fresh, EB_IOC_GC_ENTER));
+	ASSERT_EQ(0, eb_policy_stats(fresh, self->last_cpu, &st));
+	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT);
+	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 100000));
+	close(fresh);
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 }
 
