@@ -91,9 +91,10 @@ static struct eb_share *eb_share_get(struct pid *tgid)
 }
 
 /*
- * The end of the window of @s if it has clients or has spent time of a
- * window not yet over, else 0.  Without clients nothing else reads or
- * writes the window, so no lock is needed then.
+ * How long @s must stay: U64_MAX while it has clients; without, until the
+ * end of its window if it spent time of that window, not yet over; else 0
+ * (it may go).  Without clients nothing else reads or writes the window,
+ * so no lock is needed then.
  */
 static u64 eb_share_live_until(struct eb_share *s, u64 now)
 {
