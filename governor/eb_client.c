@@ -6,8 +6,11 @@
  * timed) for the CPU that thread runs on.  A per-client hrtimer, running
  * only while votes are held, ends timed votes, enforces the watchdog,
  * follows the thread across CPUs (within a tick) and notices thread exit.
+ * The clients of one process share one share of the budget (struct
+ * eb_share): opening more of them does not multiply it.
  */
 #include <linux/fs.h>
+#include <linux/hashtable.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/pid.h>
@@ -23,22 +26,36 @@ static ushort dev_mode = 0660;
 module_param(dev_mode, ushort, 0444);
 MODULE_PARM_DESC(dev_mode, "Mode of /dev/eventboost (default 0660; group from udev)");
 
+/*
+ * A process's share of the budget, per window of its own: the time the
+ * votes of all its clients were held, added up.  One per thread group with
+ * clients, found by tgid at open; it outlives the last client until its
+ * window is over (eb_share_put()).
+ */
+struct eb_share {
+	struct pid *tgid;		/* reference held */
+	unsigned int clients;		/* under eb_clients_lock */
+	struct hlist_node node;		/* eb_shares, under eb_clients_lock */
+	raw_spinlock_t lock;		/* the window; nests in eb_client.lock */
+	u64 win_start_ns;
+	u64 win_used_ns;
+};
+
 struct eb_client {
 	/*
 	 * The process the client acts for, fixed at open: EB_IOC_BIND takes
-	 * only threads of it.  Compared without c->lock (c->task changes).
+	 * only threads of it.  share->tgid is compared without c->lock
+	 * (c->task changes).
 	 */
-	struct pid *tgid;
+	struct eb_share *share;
 	raw_spinlock_t lock;		/* all fields below */
 	struct task_struct *task;	/* bound thread, reference held */
 	unsigned int votes;		/* EB_VOTE_* */
 	int vote_cpu;			/* where the votes count, -1 if none */
 	u64 vote_start_ns;		/* votes held continuously since */
 	u64 timed_end_ns;
-	/* The client's share of the budget, per window of its own: */
-	u64 win_start_ns;
-	u64 win_used_ns;		/* time votes were held in it */
-	u64 acct_ns;			/* held time accounted up to */
+	u64 acct_ns;			/* held time charged up to */
+	u64 used_ns;			/* the process's share used, at acct_ns */
 	u64 share_ns;			/* of the last governed vote CPU */
 	unsigned int max_boost_us;	/* of the last governed vote CPU */
 	struct hrtimer timer;
@@ -46,7 +63,100 @@ struct eb_client {
 };
 
 static LIST_HEAD(eb_clients);
-static DEFINE_MUTEX(eb_clients_lock);
+static DEFINE_HASHTABLE(eb_shares, 6);
+static DEFINE_MUTEX(eb_clients_lock);	/* eb_clients, eb_shares */
+static void eb_shares_reclaim(struct work_struct *work);
+static DECLARE_DELAYED_WORK(eb_shares_reclaim_work, eb_shares_reclaim);
+
+/* The share of @tgid's process, with one more client; NULL if no memory. */
+static struct eb_share *eb_share_get(struct pid *tgid)
+{
+	struct eb_share *s;
+
+	lockdep_assert_held(&eb_clients_lock);
+	hash_for_each_possible(eb_shares, s, node, (unsigned long)tgid) {
+		if (s->tgid == tgid) {
+			s->clients++;
+			return s;
+		}
+	}
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return NULL;
+	raw_spin_lock_init(&s->lock);
+	s->tgid = get_pid(tgid);
+	s->clients = 1;
+	hash_add(eb_shares, &s->node, (unsigned long)tgid);
+	return s;
+}
+
+/*
+ * How long @s must stay: U64_MAX while it has clients; without, until the
+ * end of its window if it spent time of that window, not yet over; else 0
+ * (it may go).  Without clients nothing else reads or writes the window,
+ * so no lock is needed then.
+ */
+static u64 eb_share_live_until(struct eb_share *s, u64 now)
+{
+	u64 end = s->win_start_ns + EB_BUDGET_WINDOW_NS;
+
+	if (s->clients)
+		return U64_MAX;
+	return s->win_used_ns && now < end ? end : 0;
+}
+
+static void eb_share_free(struct eb_share *s)
+{
+	hash_del(&s->node);
+	put_pid(s->tgid);
+	kfree(s);
+}
+
+/*
+ * One client fewer.  A share left without clients stays while it has spent
+ * time of a window not yet over, so that closing every client and opening
+ * a new one does not start a fresh share; it is freed when that window is
+ * over, or taken up again by the process's next client.
+ */
+static void eb_share_put(struct eb_share *s)
+{
+	u64 now = ktime_get_ns(), end;
+
+	lockdep_assert_held(&eb_clients_lock);
+	if (--s->clients)
+		return;
+	end = eb_share_live_until(s, now);
+	if (!end) {
+		eb_share_free(s);
+		return;
+	}
+	queue_delayed_work(system_wq, &eb_shares_reclaim_work,
+			   nsecs_to_jiffies(end - now) + 1);
+}
+
+/* Free the shares without clients whose window is over. */
+static void eb_shares_reclaim(struct work_struct *work)
+{
+	u64 now = ktime_get_ns(), next = U64_MAX, end;
+	struct hlist_node *tmp;
+	struct eb_share *s;
+	int bkt;
+
+	mutex_lock(&eb_clients_lock);
+	hash_for_each_safe(eb_shares, bkt, tmp, s, node) {
+		if (s->clients)
+			continue;
+		end = eb_share_live_until(s, now);
+		if (end)
+			next = min(next, end);
+		else
+			eb_share_free(s);
+	}
+	if (next != U64_MAX)
+		queue_delayed_work(system_wq, &eb_shares_reclaim_work,
+				   nsecs_to_jiffies(next - now) + 1);
+	mutex_unlock(&eb_clients_lock);
+}
 
 static bool eb_task_gone(struct task_struct *task)
 {
@@ -68,30 +178,40 @@ static u64 eb_client_max_ns(struct eb_client *c)
 	return (u64)c->max_boost_us * NSEC_PER_USEC;
 }
 
-/* Charge the time votes were held to the client's window; roll it. */
+/*
+ * Charge the time the client's votes were held to its process's window;
+ * roll the window.  Called with c->lock held (irqs off).
+ */
 static void eb_client_account(struct eb_client *c, u64 now)
 {
+	struct eb_share *s = c->share;
+	u64 held = 0;
+
 	if (c->votes && now > c->acct_ns)
-		c->win_used_ns += now - c->acct_ns;
+		held = now - c->acct_ns;
 	c->acct_ns = now;
-	if (now >= c->win_start_ns + EB_BUDGET_WINDOW_NS) {
-		c->win_start_ns = now;
-		c->win_used_ns = 0;
+	raw_spin_lock(&s->lock);
+	s->win_used_ns += held;
+	if (now >= s->win_start_ns + EB_BUDGET_WINDOW_NS) {
+		s->win_start_ns = now;
+		s->win_used_ns = 0;
 	}
+	c->used_ns = s->win_used_ns;
+	raw_spin_unlock(&s->lock);
 }
 
 /*
  * Next check: a tick (to follow migration), timed end, the watchdog, or
- * the end of the client's share of the budget.
+ * the end of the process's share of the budget (a share that other
+ * clients of the process spend too ends sooner: noticed within a tick).
  */
 static void eb_client_arm(struct eb_client *c, u64 now)
 {
 	u64 max_ns = eb_client_max_ns(c);
 	u64 next = min(now + TICK_NSEC, c->vote_start_ns + max_ns);
 
-	if (c->share_ns > c->win_used_ns &&
-	    c->share_ns - c->win_used_ns < TICK_NSEC)
-		next = min(next, now + c->share_ns - c->win_used_ns);
+	if (c->share_ns > c->used_ns && c->share_ns - c->used_ns < TICK_NSEC)
+		next = min(next, now + c->share_ns - c->used_ns);
 	if (c->votes & EB_VOTE_TIMED)
 		next = min(next, c->timed_end_ns);
 	/*
@@ -158,7 +278,7 @@ static enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 		cause = EB_END_WATCHDOG;
 	}
 	eb_client_account(c, now);
-	if (votes && cause < 0 && c->win_used_ns >= c->share_ns)
+	if (votes && cause < 0 && c->used_ns >= c->share_ns)
 		cause = EB_END_CLIENT_BUDGET;
 	if (cause >= 0) {
 		trace_eventboost_vote_end(c->vote_cpu, task_pid_nr(c->task),
@@ -223,7 +343,7 @@ static long eb_client_vote(struct eb_client *c, unsigned int set,
 	votes = (c->votes | set) & ~clear;
 	if (set & ~c->votes || (set & EB_VOTE_TIMED)) {
 		eb_client_account(c, now);
-		ret = c->win_used_ns >= share ? -EBUSY : 0;
+		ret = c->used_ns >= share ? -EBUSY : 0;
 		if (!ret)
 			ret = eb_cpu_may_boost(cpu, now);
 		if (ret) {
@@ -388,7 +508,7 @@ static long eb_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (cmd != EB_IOC_CLIENT_INFO && !(file->f_mode & FMODE_WRITE))
 		return -EBADF;
 	/* A client acts only for the process it is bound in. */
-	if (task_tgid(current) != c->tgid)
+	if (task_tgid(current) != c->share->tgid)
 		return -EPERM;
 
 	switch (cmd) {
@@ -422,10 +542,15 @@ static int eb_open(struct inode *inode, struct file *file)
 	c->vote_cpu = -1;
 	c->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
 	c->share_ns = U64_MAX;
-	c->task = get_task_struct(current);
-	c->tgid = get_pid(task_tgid(current));
 
 	mutex_lock(&eb_clients_lock);
+	c->share = eb_share_get(task_tgid(current));
+	if (!c->share) {
+		mutex_unlock(&eb_clients_lock);
+		kfree(c);
+		return -ENOMEM;
+	}
+	c->task = get_task_struct(current);
 	list_add(&c->node, &eb_clients);
 	mutex_unlock(&eb_clients_lock);
 	file->private_data = c;
@@ -442,15 +567,18 @@ static int eb_release(struct inode *inode, struct file *file)
 	list_del(&c->node);
 	mutex_unlock(&eb_clients_lock);
 
+	/* Votes ended by close are charged to the share like any other. */
 	raw_spin_lock_irqsave(&c->lock, flags);
-	from = eb_client_set_votes(c, 0, -1, 0);
+	from = eb_client_set_votes(c, 0, -1, ktime_get_ns());
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 	hrtimer_cancel(&c->timer);
 	if (from >= 0)
 		eb_cpu_update(from, -1, 0, true);
 
+	mutex_lock(&eb_clients_lock);
+	eb_share_put(c->share);
+	mutex_unlock(&eb_clients_lock);
 	put_task_struct(c->task);
-	put_pid(c->tgid);
 	kfree(c);
 	return 0;
 }
@@ -461,18 +589,19 @@ void eb_clients_end_votes(const struct cpumask *cpus)
 	struct eb_client *c;
 	unsigned long flags;
 	unsigned int cpu;
+	u64 now;
 
 	mutex_lock(&eb_clients_lock);
 	list_for_each_entry(c, &eb_clients, node) {
 		raw_spin_lock_irqsave(&c->lock, flags);
 		if (c->votes && cpumask_test_cpu(c->vote_cpu, cpus)) {
+			now = ktime_get_ns();
 			trace_eventboost_vote_end(c->vote_cpu,
 						  task_pid_nr(c->task),
 						  EB_END_BUDGET, c->votes,
-						  div_u64(ktime_get_ns() -
-							  c->vote_start_ns,
+						  div_u64(now - c->vote_start_ns,
 							  NSEC_PER_USEC));
-			eb_client_set_votes(c, 0, -1, 0);
+			eb_client_set_votes(c, 0, -1, now);
 		}
 		raw_spin_unlock_irqrestore(&c->lock, flags);
 	}
@@ -504,5 +633,13 @@ int eb_dev_init(void)
 
 void eb_dev_exit(void)
 {
+	struct hlist_node *tmp;
+	struct eb_share *s;
+	int bkt;
+
 	misc_deregister(&eb_miscdev);
+	/* No client is left: only shares waiting for their window to end. */
+	cancel_delayed_work_sync(&eb_shares_reclaim_work);
+	hash_for_each_safe(eb_shares, bkt, tmp, s, node)
+		eb_share_free(s);
 }

@@ -167,6 +167,19 @@ static const struct kobj_type eb_tunables_ktype = {
 
 static struct cpufreq_governor eb_gov;
 
+/*
+ * The policy's budget is spent: end every vote on it.  The governor wires
+ * the two together, so that the policy logic, which the clients call, does
+ * not call the clients.
+ */
+static void eb_gov_budget_spent(struct work_struct *work)
+{
+	struct eb_policy *ebp = container_of(work, struct eb_policy,
+					     sweep_work);
+
+	eb_clients_end_votes(ebp->policy->cpus);
+}
+
 static int eb_gov_init(struct cpufreq_policy *policy)
 {
 	struct eb_tunables *t;
@@ -183,7 +196,7 @@ static int eb_gov_init(struct cpufreq_policy *policy)
 		goto disable_fast_switch;
 	}
 	ebp->policy = policy;
-	ret = eb_policy_init_state(ebp);
+	ret = eb_policy_init_state(ebp, eb_gov_budget_spent);
 	if (ret)
 		goto free_ebp;
 

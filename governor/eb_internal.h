@@ -3,14 +3,22 @@
  * eventboost internals shared by the governor, the policy logic and the
  * hint device.
  *
+ * Calls go one way: the governor (eb_governor.c) and the hint device
+ * (eb_client.c) call the policy logic (eb_policy.c), which calls neither.
+ * What a policy asks of the clients (end their votes when its budget is
+ * spent) the governor wires in at init.
+ *
  * Locking, outermost first (a lock is only ever taken under those above it):
  *   eb_clients_lock (mutex) -> eb_client.lock (raw) -> eb_policy.lock (raw)
+ *   eb_client.lock (raw) -> eb_share.lock (raw)
  *   eb_policy.work_lock (mutex) -> eb_policy.lock (raw)
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
- * allows it (eb_cpu_may_boost()).  Both raw locks are taken from hard-irq
- * context (hrtimers, IPIs).  eb_policy.work_lock serializes the slow path's
- * ->target() (worker, limits, tunable writes, stop); it is never taken
- * under a raw lock.  The per-CPU policy pointers (eb_cpus) are RCU.
+ * allows it (eb_cpu_may_boost()), and the lock of its process's share of
+ * that budget (eb_client.c), which nests nothing.  The raw locks are taken
+ * from hard-irq context (hrtimers, IPIs).  eb_policy.work_lock serializes
+ * the slow path's ->target() (worker, limits, tunable writes, stop); it is
+ * never taken under a raw lock.  The per-CPU policy pointers (eb_cpus) are
+ * RCU.
  */
 #ifndef _EB_INTERNAL_H
 #define _EB_INTERNAL_H
@@ -33,7 +41,7 @@
 /* Frequency changes per policy: at most one per rate_limit_us. */
 #define EB_DEFAULT_RATE_LIMIT_US	1000U
 #define EB_MAX_RATE_LIMIT_US	100000U
-/* One client's votes may use at most this share of its policy's budget. */
+/* One process's votes may use at most this share of its policy's budget. */
 #define EB_CLIENT_BUDGET_SHARE_PCT	50U
 #define EB_BUDGET_WINDOW_NS	NSEC_PER_SEC
 /* Without a known nominal frequency, base is this share of the maximum
@@ -89,14 +97,14 @@ struct eb_policy {
 	struct hrtimer budget_timer;
 	struct hrtimer rate_timer;	/* a change deferred by rate_limit_us */
 	call_single_data_t csd;		/* remote fast switch */
-	struct work_struct sweep_work;	/* end votes when the budget is spent */
+	struct work_struct sweep_work;	/* the budget is spent: end votes */
 	struct kthread_worker *worker;	/* slow path */
 	struct kthread_work work;
 	struct mutex work_lock;		/* serializes ->target() */
 };
 
 /* eb_policy.c */
-int eb_policy_init_state(struct eb_policy *ebp);
+int eb_policy_init_state(struct eb_policy *ebp, work_func_t budget_spent);
 void eb_policy_exit_state(struct eb_policy *ebp);
 void eb_policy_start(struct eb_policy *ebp);
 void eb_policy_stop(struct eb_policy *ebp);

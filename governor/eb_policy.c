@@ -335,15 +335,8 @@ static enum hrtimer_restart eb_rate_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-static void eb_sweep_fn(struct work_struct *work)
-{
-	struct eb_policy *ebp = container_of(work, struct eb_policy,
-					     sweep_work);
-
-	eb_clients_end_votes(ebp->policy->cpus);
-}
-
-int eb_policy_init_state(struct eb_policy *ebp)
+/* @budget_spent: run (in process context) when the budget is spent. */
+int eb_policy_init_state(struct eb_policy *ebp, work_func_t budget_spent)
 {
 	struct cpufreq_policy *policy = ebp->policy;
 
@@ -355,7 +348,7 @@ int eb_policy_init_state(struct eb_policy *ebp)
 	eb_hrtimer_setup(&ebp->rate_timer, eb_rate_timer_fn,
 			 CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
 	INIT_CSD(&ebp->csd, eb_apply_ipi_async, ebp);
-	INIT_WORK(&ebp->sweep_work, eb_sweep_fn);
+	INIT_WORK(&ebp->sweep_work, budget_spent);
 	kthread_init_work(&ebp->work, eb_work_fn);
 	/*
 	 * The cpufreq core names the policy's directory after the CPU it
@@ -570,8 +563,8 @@ unsigned int eb_cpu_max_boost_us(int cpu)
 }
 
 /*
- * How long one client's votes may be held per budget window on @cpu's
- * policy: a share of the budget, so that no client can spend it all and
+ * How long one process's votes may be held per budget window on @cpu's
+ * policy: a share of the budget, so that no process can spend it all and
  * leave the others EBUSY.  U64_MAX without a budget; 0 if not governed.
  */
 u64 eb_cpu_client_budget_ns(int cpu)

@@ -5,9 +5,10 @@
  *                               then let go (one hint shows gc|queue|timed)
  *   eb_trace_helper watchdog CPU  a GC vote never let go, until the
  *                               watchdog (max_boost_us) ends it
- *   eb_trace_helper budget CPU  clients boost one after the other, each
- *                               until its share of the budget ends it,
- *                               until the policy's budget is spent
+ *   eb_trace_helper budget CPU  clients of processes of their own boost
+ *                               one after the other, each until its
+ *                               share of the budget ends it, until the
+ *                               policy's budget is spent
  * Exit 0 when done, 1 with a message otherwise.
  */
 #define _GNU_SOURCE
@@ -16,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "eventboost.h"
 
@@ -80,45 +83,80 @@ static int watchdog(struct eb_client *c, int cpu)
 }
 
 /*
- * One client may hold its votes for half the budget per window: the policy
- * spends it only with a second and a third client.  A window may roll over
- * between clients, so go on until the policy counts a budget end.
+ * A timed boost held until it ends: share, policy budget (or watchdog).
+ * 0, -EBUSY if refused, 1 on another error (with a message).
+ */
+static int boost_held(struct eb_client *c, int cpu)
+{
+	struct eb_stats st;
+	int ret, wait;
+
+	ret = eb_boost_for(c, 5000000);
+	if (ret == -EBUSY)
+		return ret;
+	if (ret)
+		return fail("boost", ret);
+	for (wait = 0; wait < 5000; wait++) {
+		ret = eb_stats(c, cpu, &st);
+		if (ret)
+			return fail("stats", ret);
+		if (!st.boosted)
+			break;
+		sleep_ms(1);
+	}
+	return 0;
+}
+
+/* boost_held() by a client of a new process, with a share of its own. */
+static int boost_held_elsewhere(int cpu)
+{
+	struct eb_client *c;
+	int ret, status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return fail("fork", -errno);
+	if (!pid) {
+		ret = eb_open(&c, NULL);
+		if (ret)
+			_exit(fail("open", ret));
+		ret = boost_held(c, cpu);
+		_exit(ret == -EBUSY ? 3 : ret);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	return WEXITSTATUS(status) == 3 ? -EBUSY : WEXITSTATUS(status);
+}
+
+/*
+ * One process may hold its votes for half the budget per window: the
+ * policy spends it only with a second and a third one.  A window may roll
+ * over between them, so go on until the policy counts a budget end.
  */
 static int budget(struct eb_client *first, int cpu)
 {
-	struct eb_client *c[MAX_CLIENTS] = { first };
-	struct eb_stats st;
 	unsigned long long ends;
-	int i, ret, wait;
+	struct eb_stats st;
+	int i, ret;
 
 	ret = eb_stats(first, cpu, &st);
 	if (ret)
 		return fail("stats", ret);
 	ends = st.budget_ends;
 	for (i = 0; i < MAX_CLIENTS; i++) {
-		if (!c[i]) {
-			ret = eb_open(&c[i], NULL);
-			if (ret)
-				return fail("open", ret);
-		}
-		ret = eb_boost_for(c[i], 5000000);
-		if (ret && ret != -EBUSY)
-			return fail("boost", ret);
-		/* Until its vote ends: share, policy budget (or watchdog). */
-		for (wait = 0; !ret && wait < 5000; wait++) {
-			ret = eb_stats(c[i], cpu, &st);
-			if (ret)
-				return fail("stats", ret);
-			if (!st.boosted)
-				break;
-			sleep_ms(1);
-		}
+		ret = i ? boost_held_elsewhere(cpu) : boost_held(first, cpu);
+		if (ret > 0)
+			return ret;
+		ret = eb_stats(first, cpu, &st);
+		if (ret)
+			return fail("stats", ret);
 		if (st.budget_ends > ends) {
 			printf("budget spent after %d clients\n", i + 1);
 			return 0;
 		}
-		if (ret == -EBUSY)
-			sleep_ms(10);
+		sleep_ms(10);
 	}
 	fprintf(stderr, "eb_trace_helper: no budget end after %d clients\n",
 		MAX_CLIENTS);

@@ -698,15 +698,47 @@ TEST_F(eb, watchdog_ends_long_votes)
 	close(fd);
 }
 
+/*
+ * In a process of its own, so with a share of the budget of its own: a
+ * timed boost of @usec on @cpu, checked to boost @pol (if >= 0), held
+ * until the vote ends.  0, or the hint's -errno (-200 and up: the child
+ * failed otherwise).
+ */
+static int boost_in_child(int cpu, int pol, unsigned int usec)
+{
+	int status, ret, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		pin(cpu);
+		fd = eb_open();
+		if (fd < 0)
+			_exit(200);
+		ret = eb_boost_for(fd, usec);
+		if (ret)
+			_exit(-ret < 200 ? -ret : 202);
+		if (pol >= 0 && applied_khz(pol, BOOST) != BOOST)
+			_exit(201);
+		for (int i = 0; i < 400 && client_info(fd).votes; i++)
+			msleep(5);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -255;
+	return -WEXITSTATUS(status);
+}
+
 TEST_F(eb, budget_ends_and_refuses_boosts)
 {
 	struct eb_policy_stats st;
 	int pol = self->pol_last, fd, ret = 0;
-	int more[2];
 
 	/*
 	 * 10% of a 1 s window: 100 ms of boost, then base until it rolls.
-	 * One client may use half of it: three in turn spend it.
+	 * One process may use half of it: three in turn spend it.
 	 */
 	for (int i = 0; i < self->npol; i++)
 		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "10"));
@@ -720,15 +752,11 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 		TH_LOG("flags %x target %u votes %u vote_cpu %d", st.flags,
 		       st.target_khz, client_info(fd).votes, client_info(fd).vote_cpu);
 	}
+	for (int j = 0; j < 200 && client_info(fd).votes; j++)
+		msleep(1);
 	for (int i = 0; i < 2; i++) {
-		int prev = i ? more[i - 1] : fd;
-
-		for (int j = 0; j < 200 && client_info(prev).votes; j++)
-			msleep(1);
-		more[i] = eb_open();
-		ASSERT_GE(more[i], 0);
-		ret = eb_boost_for(more[i], 5000000);
-		ASSERT_TRUE(ret == 0 || ret == -EBUSY);
+		ret = boost_in_child(self->last_cpu, -1, 5000000);
+		ASSERT_TRUE(ret == 0 || ret == -EBUSY) TH_LOG("%d", ret);
 	}
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 1500));
 	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
@@ -739,19 +767,14 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 	EXPECT_EQ(0u, client_info(fd).votes);
 	/*
 	 * Refused while spent (unless the window rolled meanwhile), also a
-	 * client whose own share is unused.
+	 * process whose own share is unused.
 	 */
 	if (st.flags & EB_POLICY_BUDGET_SPENT) {
-		int fresh = eb_open();
-
-		ASSERT_GE(fresh, 0);
-		ret = hint(fresh, EB_IOC_GC_ENTER);
+		ret = boost_in_child(self->last_cpu, -1, 1000000);
 		if (ret == -EBUSY) {
 			ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
 			EXPECT_GE(st.refused, 1u);
-			EXPECT_EQ(0u, client_info(fresh).votes);
 		}
-		close(fresh);
 	}
 	EXPECT_EQ(BASE, cur_khz(pol));
 	hint(fd, EB_IOC_GC_EXIT);
@@ -764,28 +787,25 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 		       st.target_khz, client_info(fd).votes, client_info(fd).vote_cpu);
 	}
 	close(fd);
-	close(more[0]);
-	close(more[1]);
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 }
 
 /*
  * One client cannot spend its policy's whole budget and leave the others
  * EBUSY: its votes end when it has used its share (half), and it is
- * refused until its window rolls, while another client still boosts.
+ * refused until its window rolls, while another process's client still
+ * boosts.
  */
 TEST_F(eb, one_client_cannot_starve_the_others)
 {
-	int pol = self->pol_last, a, b;
+	int pol = self->pol_last, a;
 	struct eb_policy_stats st;
 
 	for (int i = 0; i < self->npol; i++)
 		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "40"));
 	ASSERT_EQ(0, pin(self->last_cpu));
 	a = eb_open();
-	b = eb_open();
 	ASSERT_GE(a, 0);
-	ASSERT_GE(b, 0);
 	ASSERT_EQ(0, eb_boost_for(a, 5000000));
 	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
 	/* Its share: 200 ms of the policy's 400 ms per second. */
@@ -795,12 +815,102 @@ TEST_F(eb, one_client_cannot_starve_the_others)
 	EXPECT_EQ(-EBUSY, hint(a, EB_IOC_GC_ENTER));
 	ASSERT_EQ(0, eb_policy_stats(a, self->last_cpu, &st));
 	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT);
-	EXPECT_EQ(0, hint(b, EB_IOC_GC_ENTER));
-	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
-	EXPECT_EQ(0, hint(b, EB_IOC_GC_EXIT));
+	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 100000));
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 	close(a);
-	close(b);
+}
+
+/*
+ * A process's clients draw from one share of the budget: opening more of
+ * them does not multiply it.  Two of its clients hold votes at once (their
+ * held times add up) until the share is spent; then a third client of the
+ * process, and a new one, are refused, also after the process closed them
+ * all, while a client of another process still boosts (the policy's budget
+ * is not spent).
+ */
+TEST_F(eb, one_process_one_share)
+{
+	int pol = self->pol_last, a[3], fresh;
+	struct eb_policy_stats st;
+
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "40"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	for (int i = 0; i < 3; i++) {
+		a[i] = eb_open();
+		ASSERT_GE(a[i], 0);
+	}
+	/* The process's share: 200 ms of the policy's 400 ms per second. */
+	ASSERT_EQ(0, eb_boost_for(a[0], 5000000));
+	ASSERT_EQ(0, eb_boost_for(a[1], 5000000));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	for (int i = 0; i < 400 && (client_info(a[0]).votes || client_info(a[1]).votes); i++)
+		msleep(5);
+	EXPECT_EQ(0u, client_info(a[0]).votes);
+	EXPECT_EQ(0u, client_info(a[1]).votes);
+	EXPECT_EQ(-EBUSY, eb_boost_for(a[2], 5000000));
+	EXPECT_EQ(-EBUSY, hint(a[2], EB_IOC_GC_ENTER));
+	EXPECT_EQ(0u, client_info(a[2]).votes);
+	fresh = eb_open();
+	ASSERT_GE(fresh, 0);
+	EXPECT_EQ(-EBUSY, hint(fresh, EB_IOC_GC_ENTER));
+	close(fresh);
+	for (int i = 0; i < 3; i++)
+		close(a[i]);
+	fresh = eb_open();
+	ASSERT_GE(fresh, 0);
+	EXPECT_EQ(-EBUSY, hint(fresh, EB_IOC_GC_ENTER));
+	ASSERT_EQ(0, eb_policy_stats(fresh, self->last_cpu, &st));
+	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT);
+	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 100000));
+	close(fresh);
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+}
+
+/*
+ * A vote ended by close is charged to the process's share like any other
+ * vote.  The process keeps one client open (its share lives on) and opens,
+ * boosts and closes others, each vote held for less than the tick at which
+ * a held vote is next charged: its share still ends its boosts, before the
+ * policy's budget is spent, and another process still boosts.
+ */
+TEST_F(eb, closed_clients_votes_are_charged)
+{
+	int pol = self->pol_last, keep, fd, ret = 0, n = 0;
+	unsigned long long t0, held = 0;
+	struct eb_policy_stats st;
+
+	/* The process's share: 100 ms of the policy's 200 ms per second. */
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "20"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	keep = eb_open();
+	ASSERT_GE(keep, 0);
+	t0 = eb_now_ns();
+	while (eb_now_ns() - t0 < 3000000000ull) {
+		unsigned long long start;
+
+		fd = eb_open();
+		ASSERT_GE(fd, 0);
+		ret = hint(fd, EB_IOC_GC_ENTER);
+		if (ret) {
+			close(fd);
+			break;
+		}
+		start = eb_now_ns();
+		while (eb_now_ns() - start < 300000)
+			;
+		held += eb_now_ns() - start;
+		n++;
+		close(fd);
+	}
+	EXPECT_EQ(-EBUSY, ret) TH_LOG("%d votes held %llu ms", n, held / 1000000);
+	ASSERT_EQ(0, eb_policy_stats(keep, self->last_cpu, &st));
+	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT)
+		TH_LOG("%d votes held %llu ms", n, held / 1000000);
+	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 50000));
+	close(keep);
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 }
 
 /* Hints and BIND need a file opened for writing; reading needs none. */

@@ -12,7 +12,8 @@
  * Every call returns 0 or a negative errno; eb_strerror() says what to do.
  * What a client holds is undone when it is closed, when the bound thread or
  * the process exits (also on SIGKILL), when a vote is held longer than the
- * policy's max_boost_us, and when the policy's budget_pct is spent.
+ * policy's max_boost_us, when the process has used its share (half) of the
+ * policy's budget_pct, and when the policy's budget_pct is spent.
  */
 #ifndef EVENTBOOST_H
 #define EVENTBOOST_H
@@ -43,8 +44,9 @@ int eb_bind(struct eb_client *c, int tid);
 
 /*
  * Votes, idempotent per reason: entering twice and exiting once leaves no
- * vote; exiting without entering is harmless.  -EBUSY: the policy's budget
- * is spent for this window; -ESRCH: the bound thread exited (eb_bind).
+ * vote; exiting without entering is harmless.  -EBUSY: the policy's budget,
+ * or this process's share of it (half, for all its clients together), is
+ * spent for this window; -ESRCH: the bound thread exited (eb_bind).
  */
 int eb_gc_enter(struct eb_client *c);
 int eb_gc_exit(struct eb_client *c);

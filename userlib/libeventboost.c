@@ -199,7 +199,7 @@ const char *eb_strerror(int err)
 	case -ENOTTY:
 		return "not an eventboost device: check EVENTBOOST_DEVICE";
 	case -EBUSY:
-		return "boost refused: the policy's budget_pct is spent for this 1 s window; retry later or raise budget_pct";
+		return "boost refused: the policy's budget_pct, or this process's share of it (half), is spent for this 1 s window; retry later or raise budget_pct";
 	case -ESRCH:
 		return "the bound thread has exited: call eb_bind() from the thread to boost";
 	case -EINVAL:

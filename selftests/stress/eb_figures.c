@@ -30,6 +30,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -573,17 +574,31 @@ static void *polite_client(void *p)
 	return NULL;
 }
 
+/* The well-behaved client runs in a process of its own, with its share. */
+struct polite_shm {
+	atomic_int stop;
+	struct polite w;
+};
+
 static void hostile_run(const char *what, bool flood, int secs)
 {
-	struct polite w = { 0 };
+	struct polite_shm *sh;
 	struct hostile h = { 0 };
 	atomic_int stop = 0;
-	pthread_t tf, tw;
 	struct eb_drv d0, d1;
 	long long ipi0, ipi1, p99;
 	uint64_t t0, t1;
+	pthread_t tf;
+	pid_t pw;
 
-	w.stop = h.stop = &stop;
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("mmap");
+		return;
+	}
+	sh->w.stop = &sh->stop;
+	h.stop = &stop;
 	pin(cpu);
 	h.fd = open(EB_DEV, O_RDWR | O_CLOEXEC);	/* bound here */
 	eb_drv_read(&d0, NULL, NULL);
@@ -591,20 +606,28 @@ static void hostile_run(const char *what, bool flood, int secs)
 	t0 = eb_now_ns();
 	if (flood)
 		pthread_create(&tf, NULL, hostile_flood, &h);
-	pthread_create(&tw, NULL, polite_client, &w);
+	fflush(NULL);
+	pw = fork();
+	if (!pw) {
+		polite_client(&sh->w);
+		_exit(0);
+	}
 	p99 = sleeper_on(cpu, secs);
 	atomic_store(&stop, 1);
+	atomic_store(&sh->stop, 1);
 	if (flood)
 		pthread_join(tf, NULL);
-	pthread_join(tw, NULL);
+	if (pw > 0)
+		waitpid(pw, NULL, 0);
 	t1 = eb_now_ns();
 	ipi1 = cal_ipis(cpu);
 	eb_drv_read(&d1, NULL, NULL);
 	close(h.fd);
 	printf("# hostile, %s: %.0f frequency changes/s, %.0f IPIs/s received by cpu%d, 1 ms sleeper there p99 late %.0f us, well-behaved client boosted %ld of %ld tries (flood: %.0f enter/exit pairs/s)\n",
 	       what, (d1.changes[pol] - d0.changes[pol]) / ((t1 - t0) / 1e9),
-	       (ipi1 - ipi0) / ((t1 - t0) / 1e9), cpu, p99 / 1e3, w.ok, w.tries,
-	       h.pairs / ((t1 - t0) / 1e9));
+	       (ipi1 - ipi0) / ((t1 - t0) / 1e9), cpu, p99 / 1e3, sh->w.ok,
+	       sh->w.tries, h.pairs / ((t1 - t0) / 1e9));
+	munmap(sh, sizeof(*sh));
 }
 
 static void fig_hostile(int secs)

@@ -7,9 +7,10 @@
  * CPU the bound thread runs on; the vote follows the thread if it migrates.
  * Reasons vote separately and idempotently: GC, queue and a timed boost.
  * Every vote ends on close, on bound-thread or process exit, when held longer
- * than the policy's max_boost_us (watchdog), when the client has used its
- * share (half) of the policy's budget_pct in its own 1 s window, and when
- * the policy's budget_pct is spent.  A hint for a CPU that eventboost does
+ * than the policy's max_boost_us (watchdog), when the client's process has
+ * used its share (half, for all its clients together) of the policy's
+ * budget_pct in its own 1 s window, and when the policy's budget_pct is
+ * spent.  A hint for a CPU that eventboost does
  * not govern is accepted and ignored: it starts no vote and ends the
  * client's votes.
  *
