@@ -31,9 +31,21 @@ for major; do
 	tmp=$(mktemp -d)
 	cp -r "$pkg/binding.gyp" "$pkg/src" "$pkg/deps" "$tmp/"
 	ln -s "$pkg/node_modules" "$tmp/node_modules"
-	(cd "$tmp" && PATH=$home/bin:$PATH "$home/bin/node" "$gyp" rebuild \
+	# Under npm (prepack, pretest) npm's config comes as npm_config_*
+	# variables, which node-gyp takes over its command line: a user's
+	# `nodedir=/usr` in .npmrc built every prebuild against the system
+	# Node's headers.  Only --nodedir says which Node.
+	(cd "$tmp" && env -u npm_config_nodedir -u npm_config_target -u npm_config_runtime \
+		-u npm_config_disturl -u npm_config_dist_url -u npm_config_devdir \
+		PATH="$home/bin:$PATH" "$home/bin/node" "$gyp" rebuild \
 		--nodedir="$home" --loglevel=warn >build.log 2>&1) ||
 		{ cat "$tmp/build.log" >&2; rm -rf "$tmp"; exit 1; }
+	got=$("$home/bin/node" -p "require('$tmp/build/Release/eventboost.node').abi" 2>&1) ||
+		got="no load ($got)"
+	if [ "$got" != "$abi" ]; then
+		echo "prebuild.sh: the addon built for Node $major (ABI $abi) reports ABI $got" >&2
+		rm -rf "$tmp"; exit 1
+	fi
 	cp "$tmp/build/Release/eventboost.node" "$out.tmp"
 	mv "$out.tmp" "$out"
 	rm -rf "$tmp"

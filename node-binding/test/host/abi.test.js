@@ -31,6 +31,13 @@ test('a prebuild for each tested Node ABI is there', () => {
   assert.ok(have.includes(`node.abi${abi}.node`));
 });
 
+test("this Node's prebuild is built for this Node", () => {
+  // A prebuild named for one ABI but built against another Node's headers
+  // is refused at run time: the package would be inert on that Node.
+  const addon = require(path.join(prebuilds, `node.abi${abi}.node`));
+  assert.strictEqual(String(addon.abi), abi, `prebuilds/linux-x64/node.abi${abi}.node is built for ABI ${addon.abi}`);
+});
+
 test('a build for another Node ABI is refused: inert, says to rebuild', () => {
   const other = fs.readdirSync(prebuilds).find((f) => /^node\.abi\d+\.node$/.test(f) && f !== `node.abi${abi}.node`);
   assert.ok(other, 'a binary of another ABI');
