@@ -1,11 +1,11 @@
 'use strict';
 // Queue-Boost and preemption (issue 21): a CPU hog on the loop's CPU must
-// not boost it.  Kept apart from queue.test.js: in a TCG guest the guest
-// charges the host's descheduling of QEMU (and, with one TCG thread, the
-// other vCPU's turns) to the running guest thread as CPU time, so there the
-// loop thread's CPU clock overstates its work and this test can fail for
-// reasons outside the package.  Natively it holds (see the report of issue
-// 21's change).
+// not boost it.  Kept apart from queue.test.js: in a host-timed TCG guest
+// the guest charges the host's descheduling of QEMU (and, with one TCG
+// thread, the other vCPU's turns) to the running guest thread as CPU time,
+// so there the loop thread's CPU clock overstates its work.  make check
+// runs it in a guest under -icount, where a thread's CPU time is its own
+// instructions (selftests/run_guest_icount.sh).
 const test = require('node:test');
 const assert = require('node:assert');
 const { spawn } = require('node:child_process');
