@@ -66,7 +66,7 @@ export EXPERIMENT_AGENT=10.0.2.2:$agent_port
 node experiment/load-agent.js "$agent_port" 10000 > "$out/load-agent.log" 2>&1 &
 agent=$!
 trap 'kill $agent 2>/dev/null' EXIT
-step "boot a QEMU guest ($kver, the load from the host) and run every phase of experiment/config.json (about 2 hours; QUICK: 10 minutes)"
+step "boot a QEMU guest ($kver, the load from the host) and run every phase of experiment/config.json (about an hour; QUICK: 2 minutes)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-10800}" \
 	env $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|EXTEND|RATES|SERVICES|POLICIES|CONFIG|AGENT)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
