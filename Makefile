@@ -5,7 +5,7 @@
 #   make demo                 a Node service under load in a QEMU guest, eventboost off/on
 #   make check                all tests, in QEMU guests on 6.1, 6.12, 6.12-rt
 #   make bench                cost of a hint, hint->applied latency, cost to Node (~15 min)
-#   make experiment           tail latency vs energy, every policy, emulated DVFS (~100 min)
+#   make experiment           tail latency vs energy, every policy, emulated DVFS (~2 h)
 #   make stress / make fuzz   long stress suite / long ioctl fuzzing, every kernel
 #   make check-debug          guest suite, stress and fuzz on a KASAN/lockdep/kmemleak kernel
 #   make install DESTDIR= PREFIX= KVER= LIBDIR=  /  make uninstall (same variables)
