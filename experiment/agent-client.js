@@ -16,7 +16,10 @@ function agentFrom(name, starter) {
   function post(p, o) {
     const body = JSON.stringify(o);
     return new Promise((resolve, reject) => {
-      const req = http.request({ host, port: Number(port), method: 'POST', path: p,
+      // A connection of its own (agent: false): on a kept-alive one the
+      // agent may close it, idle for its keepAliveTimeout (5 s), as the
+      // next run's request goes out ("socket hang up", seen in make demo).
+      const req = http.request({ host, port: Number(port), method: 'POST', path: p, agent: false,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
         let d = '';
         res.setEncoding('utf8');
