@@ -4,9 +4,10 @@
 # run the demo service with eventboost off and on: open-loop load at 60% of
 # its capacity and a closed-loop overload, both generated on the host,
 # DEMO_REPS (4) pairs of runs each (demo/driver.js).  DEMO_SECONDS sets an
-# open-loop run's length (default 20; the overload's is half).  About 10
-# minutes on an idle host (more beside other QEMU guests).  It needs host
-# ports 18089 (the load agent; DEMO_AGENT_PORT moves it) and 18080 free.
+# open-loop run's length (default 20; the overload's is half).  About 9
+# minutes (8.5 on this 2-core host beside another engineer's QEMU guests,
+# 2026-11-24).  It needs host ports 18089 (the load agent; DEMO_AGENT_PORT
+# moves it) and 18080 free.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
