@@ -12,6 +12,11 @@
 //   - it says "lower" or "higher" only when that interval excludes zero
 //     (and there are 3 pairs or more), else "not resolved", and shows each
 //     pair's own change beside it.
+// It fails (exit 1) if a run with eventboost off saw a hint, or if CPU 0 was
+// busy more than cpu0BusyMax of a run (the emulated clock does not hold
+// then: experiment/load-agent.js).  A demo.json without `testbed` is of the
+// earlier testbed (the load, and V8's helper threads, on the guest's CPU 0;
+// -icount): it is reprinted, marked as such, with no CPU 0 figures.
 const fs = require('node:fs');
 const path = require('node:path');
 // The load generator's seeded generator (mulberry32), for the bootstrap.
@@ -84,8 +89,16 @@ function table(pairs, rows) {
 const majors = (runs) => runs.reduce((a, r) => a + r.trace.gc.filter((g) => g[2] === 4).length, 0);
 const gcMs = (runs) => runs.reduce((a, r) => a + r.trace.gc.reduce((b, g) => b + g[1], 0), 0);
 
-console.log('\n=== The demo service under load (its event loop on CPU 1; emulated DVFS: base 2.6 GHz, boost 4.0 GHz;');
-console.log(`    guest clock by instruction count, -icount; ${d.reps} pairs of runs per load, off and on in alternating order)`);
+const host = d.testbed === 'host';
+if (host) {
+  console.log('\n=== The demo service under load (all of it on CPU 1, the load from the host, CPU 0 idle; emulated DVFS:');
+  console.log(`    base 2.6 GHz, boost 4.0 GHz; ${d.reps} pairs of runs per load, off and on in alternating order)`);
+} else {
+  console.log('\n=== The demo service under load (its event loop on CPU 1; emulated DVFS: base 2.6 GHz, boost 4.0 GHz;');
+  console.log(`    guest clock by instruction count, -icount; ${d.reps} pairs of runs per load, off and on in alternating order)`);
+  console.log('    THE EARLIER TESTBED: the load and V8\'s helper threads on CPU 0, which breaks the emulated clock');
+  console.log('    (docs/measurements.md): these figures are not to be trusted.');
+}
 console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson, one in five heavy), ` +
   `${Math.round(d.load * 100)}% of its capacity at 2.6 GHz (${f1(d.capacity)}/s), ${d.secs} s per run; ` +
   'every scheduled request counted.');
@@ -102,7 +115,7 @@ console.log('   eventboost on vs off:');
 compare(d.service, pooled.p99, 'p99 latency');
 compare(d.service, pooled.mean, 'mean latency');
 
-console.log(`\n2. Overload: closed-loop wrk, 8 connections, ${d.overloadSecs} s per run: the loop never waits.`);
+console.log(`\n2. Overload: closed-loop wrk${host ? ' (on the host)' : ''}, 8 connections, ${d.overloadSecs} s per run: the loop never waits.`);
 console.log('   mean over the pairs (each run\'s own figure in brackets):');
 table(d.overload, [['requests/s', meanOf('rps')], ['latency p50 (ms)', meanOf('p50')], ['latency p99 (ms)', meanOf('p99')],
   ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
@@ -122,9 +135,31 @@ console.log(`core: the event loop ran on CPU ${st.thread.cpu} (policy${st.kernel
 console.log(`GC-Boost: ${st.gc.boosts} boosts over ${st.gc.count} GCs (${f1(st.gc.timeMs)} ms in pauses, ` +
   `${f1(st.gc.markingMs)} ms in marking cycles); Queue-Boost: ${st.queue.boosts} boosts ` +
   `(${st.queue.byLength} by queue length, ${st.queue.byHeadOfLine} by head-of-line time, ${st.queue.byOverload} by overload)`);
-const offHints = [...d.service, ...d.overload].reduce((a, p) => a + p.off.hints, 0);
+const all = [...d.service, ...d.overload];
+const offHints = all.reduce((a, p) => a + p.off.hints, 0);
 console.log(`hints the service sent in that run: ${last.hints}; runs with eventboost off sent ${offHints} (must be 0)`);
+// CPU 0's busy share per run (the earlier testbed did not record it).
+const disturbed = [];
+if (host) {
+  const busy0 = all.flatMap((p) => [p.off.cpu0Busy, p.on.cpu0Busy]);
+  for (const kind of ['service', 'overload']) {
+    d[kind].forEach((p, i) => {
+      for (const s of ['off', 'on']) {
+        if (!(p[s].cpu0Busy <= d.cpu0BusyMax)) disturbed.push(`${kind} ${i + 1}/${d.reps} eventboost ${s}: CPU 0 busy ${f1(100 * p[s].cpu0Busy)}%`);
+      }
+    });
+  }
+  console.log(`CPU 0 busy ${range(busy0.map((x) => 100 * x))}% of each run (a run above ${100 * d.cpu0BusyMax}% fails the demo)`);
+}
 console.log(`hint -> frequency applied: p50 <= ${st.kernel.latencyP50Us} us, p99 <= ${st.kernel.latencyP99Us} us ` +
   '(under QEMU/TCG, ~20x slower than native)');
 console.log(`\nFiles: ${dir} (demo.json: every run, every open-loop request).  make experiment measures the policies properly (README).`);
-if (offHints) process.exit(1);
+if (offHints) {
+  console.error(`demo: runs with eventboost off sent ${offHints} hints: the reference was not a fixed clock`);
+  process.exit(1);
+}
+if (disturbed.length) {
+  console.error(`demo: runs during which CPU 0 was busy over ${100 * d.cpu0BusyMax}% (CPU 1's emulated clock does not hold then; ` +
+    `run the demo on a host with a core to spare for QEMU):\n  ${disturbed.join('\n  ')}`);
+  process.exit(1);
+}

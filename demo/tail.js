@@ -2,8 +2,9 @@
 // What the open-loop tail of a demo run is made of: tail.js OUTDIR
 // (demo.json from driver.js).  Per side (eventboost off, on), pooled over the
 // pairs: the requests above that side's p99, how many of them the load
-// generator sent late (it shares CPU 0 with V8's helper threads: a late
-// send is latency the service did not cause), the service's GCs by kind,
+// generator sent late (a late send is latency the service did not cause;
+// on the earlier testbed the generator shared the guest's CPU 0 with V8's
+// helper threads, now it runs on the host), the service's GCs by kind,
 // and the longest backlog (a run of requests above 100 ms with less than
 // 200 ms between their scheduled times).  Analysis only: report.js prints
 // the demo's comparisons.

@@ -14,7 +14,6 @@
 //   EXPERIMENT_AGENT=HOST:PORT node driver.js OUT
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 
 const OUT = process.argv[2];
@@ -39,17 +38,8 @@ if (PRIOR && PRIOR.secs !== SECS) {
 }
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.join(','))).split(',').map(Number);
 const app = '/tmp/experiment-app';
-const { CF, busy, timeInState, delta, idleUs } = require('./cpu1');
-const AGENT = process.env.EXPERIMENT_AGENT;
-if (!/^[\w.-]+:\d+$/.test(AGENT || '')) {
-  throw new Error('EXPERIMENT_AGENT: HOST:PORT of load-agent.js (scripts/experiment.sh starts it), not ' + JSON.stringify(AGENT));
-}
-// The emulation holds only while CPU 0 idles (see load-agent.js).  Decided
-// before the first run with the load outside the guest: a guest's CPU 0
-// idles at 3-7% busy (kernel housekeeping, and the host's preemption of
-// the QEMU thread charged to whichever vCPU it interrupted); a run above
-// 10% is not a measurement of its policy.
-const CPU0_BUSY_MAX = 0.10;
+const { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX } = require('./cpu1');
+const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
 
 const log = (m) => console.log(`==> ${m}`);
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', ...opts });
@@ -187,20 +177,7 @@ function kernelStats() {
 
 // One run's load, from load-agent.js outside the guest.
 function openLoop(server, rate, seed, secs = SECS) {
-  const [host, port] = AGENT.split(':');
-  const body = JSON.stringify({ port: server.port, rate, secs, warm: WARM, grace: GRACE, seed, path: server.svc.path });
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host, port: Number(port), method: 'POST', path: '/load',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let d = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => { d += c; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(d))
-        : reject(new Error(`load agent at ${AGENT}: ${res.statusCode} ${d.trim()}`))));
-    });
-    req.on('error', (e) => reject(new Error(`load agent at ${AGENT}: ${e.message} (is the guest's network up?)`)));
-    req.end(body);
-  });
+  return agent.post('/load', { port: server.port, rate, secs, warm: WARM, grace: GRACE, seed, path: server.svc.path });
 }
 
 // One server process per service and pinning serves every policy that

@@ -1,5 +1,6 @@
 'use strict';
-// make experiment's load generator, run on the host, outside the guest.
+// make experiment's and make demo's load generator, run on the host,
+// outside the guest.
 //
 // QEMU runs every vCPU of the guest on one host thread, in turns, so
 // whatever runs on the guest's CPU 0 takes turns from CPU 1 at a rate that
@@ -12,14 +13,22 @@
 //   node load-agent.js PORT OFFSET
 //   POST /load {port, rate, secs, warm, grace, seed, path} -> openLoop()'s
 //   result (loadgen.js; path: the spec pathChooser takes)
+//   POST /wrk {port, threads, connections, secs, script} -> closedLoop()'s
+//   result (closed-loop.js: the host's wrk; script: a .lua file in this
+//   repository, which the guest sees at the same path)
+// experiment/agent-client.js is the guest's side.
 const http = require('node:http');
+const fs = require('node:fs');
+const path = require('node:path');
 const { openLoop, pathChooser } = require('./loadgen');
+const { closedLoop } = require('./closed-loop');
 
 const [PORT, OFFSET] = process.argv.slice(2).map(Number);
 if (!(PORT > 0 && OFFSET >= 0)) {
   console.error('usage: node load-agent.js PORT OFFSET');
   process.exit(2);
 }
+const TOP = path.resolve(__dirname, '..');
 let busy = false;
 
 function fail(res, code, msg) {
@@ -27,29 +36,55 @@ function fail(res, code, msg) {
   res.end(`load-agent: ${msg}\n`);
 }
 
+function numbers(o, keys) {
+  for (const k of keys) {
+    if (!Number.isFinite(o[k])) throw new Error(`${k}: a number, not ${JSON.stringify(o[k])}`);
+  }
+}
+
+// A run's request, checked, -> () => the run's promise.
+const ROUTES = {
+  '/load': (o) => {
+    numbers(o, ['port', 'rate', 'secs', 'warm', 'grace', 'seed']);
+    if (typeof o.path !== 'string') throw new Error('path: a string');
+    return () => openLoop({ ...o, port: o.port + OFFSET, path: pathChooser(o.path) });
+  },
+  '/wrk': (o) => {
+    numbers(o, ['port', 'threads', 'connections', 'secs']);
+    for (const k of ['threads', 'connections', 'secs']) {
+      if (!Number.isInteger(o[k]) || o[k] < 1) throw new Error(`${k}: a whole number from 1, not ${o[k]}`);
+    }
+    if (o.connections < o.threads) throw new Error(`connections (${o.connections}): at least threads (${o.threads}), as wrk needs`);
+    const script = typeof o.script === 'string' ? path.resolve(o.script) : '';
+    if (!script.startsWith(TOP + path.sep) || !script.endsWith('.lua') || !fs.existsSync(script)) {
+      throw new Error(`script: a .lua file in this repository (${TOP}), not ${JSON.stringify(o.script)}`);
+    }
+    return () => closedLoop({ port: o.port + OFFSET, threads: o.threads, connections: o.connections, secs: o.secs, script });
+  },
+};
+
 http.createServer((req, res) => {
-  if (req.method !== 'POST' || req.url !== '/load') return fail(res, 404, 'POST /load only');
+  const route = ROUTES[req.url];
+  if (req.method !== 'POST' || !route) return fail(res, 404, `POST ${Object.keys(ROUTES).join(' or ')} only`);
   let body = '';
   req.on('data', (d) => { body += d; });
   req.on('end', async () => {
-    let o;
+    let start;
     try {
-      o = JSON.parse(body);
-      for (const k of ['port', 'rate', 'secs', 'warm', 'grace', 'seed']) {
-        if (!Number.isFinite(o[k])) throw new Error(`${k}: a number, not ${JSON.stringify(o[k])}`);
-      }
-      if (typeof o.path !== 'string') throw new Error('path: a string');
+      const o = JSON.parse(body);
+      if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new Error('the body: a JSON object');
+      start = route(o);
     } catch (e) {
-      return fail(res, 400, e.message);
+      return fail(res, 400, `${req.url}: ${e.message}`);
     }
     if (busy) return fail(res, 409, 'a run is under way');
     busy = true;
     try {
-      const r = await openLoop({ ...o, port: o.port + OFFSET, path: pathChooser(o.path) });
+      const r = await start();
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(r));
     } catch (e) {
-      fail(res, 500, e.message);
+      fail(res, 500, `${req.url}: ${e.message}`);
     } finally {
       busy = false;
     }
