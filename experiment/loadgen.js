@@ -16,7 +16,8 @@
 // scheduled time.
 //   const r = await openLoop({ port, rate, secs, warm, grace, seed, path })
 //   r.lat: every measured request's latency (ms), sorted, censored ones
-//   included; r.scheduled, r.censored, r.errors (non-2xx or failed).
+//   included; r.scheduled, r.censored, r.errors (non-2xx or failed),
+//   r.firstError (the first failure's message, or null).
 // `path` is a string or a function (random) -> path.
 const http = require('node:http');
 
@@ -45,7 +46,12 @@ function schedule({ rate, secs, warm = 0, seed = 1, path = '/' }) {
 function openLoop(opts) {
   const { port, host = '127.0.0.1', secs, warm = 0, grace = 5, maxSockets = 64 } = opts;
   const reqs = schedule(opts);
-  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  // An idle kept-alive socket is closed here after 2 s, before a Node
+  // server's own keepAliveTimeout (5 s) closes it: otherwise a request can
+  // go out on a socket whose close is still on its way (ECONNRESET), a
+  // race QEMU's user network, which relays the close late, made real.
+  const agent = new http.Agent({ keepAlive: true, maxSockets, timeout: 2000 });
+  let firstError = null;
   const deadline = (warm + secs + grace) * 1000;
   return new Promise((resolve) => {
     const t0 = performance.now();
@@ -60,10 +66,16 @@ function openLoop(opts) {
         res.on('end', () => {
           r.done = performance.now() - t0;
           r.ok = res.statusCode >= 200 && res.statusCode < 300;
+          if (!r.ok) firstError ??= `HTTP ${res.statusCode}`;
           pending.delete(req);
         });
       });
-      req.on('error', () => { r.done = performance.now() - t0; r.ok = false; pending.delete(req); });
+      req.on('error', (e) => {
+        r.done = performance.now() - t0;
+        r.ok = false;
+        firstError ??= e.message;
+        pending.delete(req);
+      });
       pending.add(req);
     }
     function pump() {
@@ -102,7 +114,8 @@ function openLoop(opts) {
       const raw = reqs.filter((r) => r.measured).map((r) => [r.at, (r.sentAt ?? NaN) - r.at,
         (r.done === undefined || r.done > deadline ? deadline : r.done) - r.at, r.path]);
       lat.sort((a, b) => a - b);
-      resolve({ lat, raw, t0: performance.timeOrigin + t0, scheduled, censored, errors, sent: reqs.filter((r) => r.sent).length });
+      resolve({ lat, raw, t0: performance.timeOrigin + t0, scheduled, censored, errors, firstError,
+        sent: reqs.filter((r) => r.sent).length });
     }
     pump();
   });

@@ -37,9 +37,8 @@ mkdir -p "$out"
 # that deschedules QEMU shows up as latency: run it on an otherwise idle
 # host.
 export EB_QEMU_OPTS="-netdev user,id=ebnet,hostfwd=tcp:127.0.0.1:18080-:8080 -device virtio-net-pci,netdev=ebnet"
-node experiment/load-agent.js "$agent_port" 10000 > "$out/load-agent.log" 2>&1 &
-agent=$!
-trap 'kill $agent 2>/dev/null' EXIT
+trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT
+eb_start_agent "$agent_port" "$out/load-agent.log" || exit 1
 step "boot a QEMU guest ($kver, TCG, 2 CPUs, the load from the host) and run the demo (about 8 minutes)"
 scripts/guest.sh "$kver" "$out" 2700 \
 	env DEMO_REPS="${DEMO_REPS:-4}" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" \

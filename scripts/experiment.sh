@@ -63,10 +63,9 @@ fwd=
 for p in $(seq 8100 2 8198); do fwd="$fwd,hostfwd=tcp:127.0.0.1:$((p + 10000))-:$p"; done
 export EB_QEMU_OPTS="-netdev user,id=ebnet$fwd -device virtio-net-pci,netdev=ebnet"
 export EXPERIMENT_AGENT=10.0.2.2:$agent_port
-node experiment/load-agent.js "$agent_port" 10000 > "$out/load-agent.log" 2>&1 &
-agent=$!
-trap 'kill $agent 2>/dev/null' EXIT
-step "boot a QEMU guest ($kver, the load from the host) and run every phase of experiment/config.json (about an hour; QUICK: 2 minutes)"
+trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT
+eb_start_agent "$agent_port" "$out/load-agent.log" || exit 1
+step "boot a QEMU guest ($kver, the load from the host) and run every phase of experiment/config.json (about 2 hours; QUICK: 2 minutes)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-10800}" \
 	env $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|EXTEND|RATES|SERVICES|POLICIES|CONFIG|AGENT)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"

@@ -8,6 +8,7 @@
 #   eb_build_modules KVER [PREFIX]   eventboost.ko and ebtest_cpufreq.ko in
 #                            build/KVER/PREFIXeventboost and PREFIXebtest
 #   eb_build_node            the Node package (npm install in node-binding/)
+#   eb_start_agent PORT LOG  the host side of make experiment's and demo's load
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top" || exit 1
 eb_start=$(date +%s)
@@ -40,4 +41,21 @@ eb_build_modules() {
 eb_build_node() {
 	step "build the Node package (npm install in node-binding/)"
 	(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
+# eb_start_agent PORT LOG: experiment/load-agent.js on the host, listening
+# on 127.0.0.1:PORT, its output in LOG; the caller kills $EB_AGENT_PID.
+# Returns once it listens, or fails with its log (a port taken since the
+# caller checked it, say) rather than let a guest boot to find no agent.
+eb_start_agent() {
+	node experiment/load-agent.js "$1" 10000 > "$2" 2>&1 &
+	EB_AGENT_PID=$!
+	for _ in $(seq 50); do
+		grep -q '^load-agent: listening' "$2" && return 0
+		kill -0 "$EB_AGENT_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	echo "the load agent did not start on 127.0.0.1:$1:" >&2
+	cat "$2" >&2
+	return 1
 }

@@ -35,8 +35,12 @@ for major; do
 	# variables, which node-gyp takes over its command line: a user's
 	# `nodedir=/usr` in .npmrc built every prebuild against the system
 	# Node's headers.  Only --nodedir says which Node.
-	(cd "$tmp" && env -u npm_config_nodedir -u npm_config_target -u npm_config_runtime \
-		-u npm_config_disturl -u npm_config_dist_url -u npm_config_devdir \
+	# (node-gyp matches those names in any case, and a package's
+	# npm_package_config_node_gyp_* too: clear them all.)
+	unset_npm=$(env | sed -n 's/^\([Nn][Pp][Mm]_[A-Za-z_]*\)=.*/-u \1/p' |
+		grep -iE -- '-u npm_(config_|package_config_node_gyp_)(nodedir|target|runtime|disturl|dist_url|devdir)$' || true)
+	# shellcheck disable=SC2086
+	(cd "$tmp" && env $unset_npm \
 		PATH="$home/bin:$PATH" "$home/bin/node" "$gyp" rebuild \
 		--nodedir="$home" --loglevel=warn >build.log 2>&1) ||
 		{ cat "$tmp/build.log" >&2; rm -rf "$tmp"; exit 1; }

@@ -30,7 +30,7 @@
  * takes effect at the next period.  The busy time each CPU spent at each
  * frequency (stolen time included: a slower clock is busy longer) is read
  * back as "busy <cpu> <khz> <ns>" lines, for energy models, and each CPU's
- * idle time as "idle <cpu> <us>" (-1 without NO_HZ).
+ * idle time as "idle <cpu> <us>" (-1 where the kernel keeps none).
  *
  * One TCG thread runs every vCPU in turns, so under QEMU the emulation holds
  * only while the other CPUs idle: whatever runs on one takes turns from the
