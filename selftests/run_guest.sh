@@ -17,7 +17,7 @@ modprobe -q cpufreq_performance 2>/dev/null
 
 insmod "$B/eventboost/eventboost.ko" || rc=1
 # mode name, driver parameters, EBTEST_FAST
-for mode in "emulated:shared=0 fast_switch=1 emulate=1:1" \
+for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \
 	    "percpu-fast:shared=0 fast_switch=1:1" \
 	    "percpu-worker:shared=0 fast_switch=0:0" \
 	    "shared-global-fast:shared=1 fast_switch=1 per_policy_gov=0:1"; do
