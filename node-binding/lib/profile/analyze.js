@@ -113,7 +113,8 @@ function group(rows, percentile) {
     executionMs: { gc: round(m('execGc')), cpu: round(m('execCpu')) },
     ioMs: { wait: round(m('io') - m('descheduled')), descheduled: round(m('descheduled')) },
   };
-  if (n) g.maxLatencyMs = round(Math.max(...rows.map((r) => r.latency)));
+  // (A loop, not Math.max(...rows): 200,000 arguments overflow the stack.)
+  if (n) g.maxLatencyMs = round(rows.reduce((m, r) => (r.latency > m ? r.latency : m), -Infinity));
   return g;
 }
 

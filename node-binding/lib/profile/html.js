@@ -44,7 +44,7 @@ function breakdownSvg(r) {
 function pathsSvg(slowest) {
   if (!slowest.length) return '<p>No request finished.</p>';
   const W = 900, L = 250, TW = 560, H = 22;
-  const max = Math.max(...slowest.map((s) => s.latencyMs)) || 1;
+  const max = slowest.reduce((m, s) => Math.max(m, s.latencyMs), 0) || 1;
   let y = 4;
   let body = '';
   for (const s of slowest) {

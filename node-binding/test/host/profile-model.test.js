@@ -58,3 +58,17 @@ test('verdicts: the component by which the tail exceeds the typical request', ()
   assert.strictEqual(r.typical.count, 0 + r.typical.count);
   assert.deepStrictEqual(report([]).verdict, { cause: null, boost: 'none', advice: 'No HTTP request was profiled: nothing to say.' });
 });
+
+test('a report of as many requests as the profiler keeps (200,000) is written', () => {
+  // The profiler keeps up to 200,000 per-request rows; a report of them
+  // must not spread them into a call (Math.max(...rows) overflows V8's
+  // stack: "Maximum call stack size exceeded", the report lost).
+  const rows = Array.from({ length: 200000 }, (_, i) => ({
+    latency: 1 + (i % 1000), io: 1, gc: 0, cpu: i % 1000, descheduled: 0, own: 1 + (i % 1000),
+    queueGc: 0, queueCpu: 0, execGc: 0, execCpu: i % 1000,
+  }));
+  const r = report(rows);
+  assert.strictEqual(r.requests, 200000);
+  assert.strictEqual(r.typical.maxLatencyMs, 499);
+  assert.strictEqual(r.rest.maxLatencyMs, 989);
+});
