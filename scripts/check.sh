@@ -80,21 +80,6 @@ for i in "${!kernels[@]}"; do
 		results+=("FAIL $k"); fail=1
 	fi
 done
-# Queue-Boost and preemption: a CPU hog beside the loop must not boost it.
-# That needs the guest's CPU clocks to count the guest's own work: -icount
-# (selftests/run_guest_icount.sh says why), on 7.2 with Node 26.
-k=${kernels[3]}
-step "guest tests under -icount on $k (Queue-Boost beside a CPU hog)"
-mkdir -p build/vm && rm -f build/vm/result-icount-"$k"
-home=$(node-binding/scripts/node-home.sh 26) &&
-	EB_QEMU_OPTS="-icount shift=1,sleep=on" scripts/guest.sh "$k" "$top/build/vm" 900 \
-		sh "$top/selftests/run_guest_icount.sh" "$k" "$top" "$top/build/vm" "$home/bin/node" |
-	tee build/vm/tap-icount-"$k".txt
-if [ "$(cat build/vm/result-icount-"$k" 2>/dev/null)" = 0 ]; then
-	results+=("PASS $k under -icount")
-else
-	results+=("FAIL $k under -icount (build/vm/tap-icount-$k.txt)"); fail=1
-fi
 step "experiment pipeline (short: one service, two policies, 3 s runs, then one more repetition)"
 xp() {
 	env EXPERIMENT_QUICK=1 EXPERIMENT_SECONDS=3 EXPERIMENT_SERVICES=heavy-json \
