@@ -114,6 +114,10 @@ unsigned int eb_policy_base_khz(struct eb_policy *ebp);
 unsigned int eb_policy_boost_khz(struct eb_policy *ebp);
 unsigned int eb_nominal_khz(struct cpufreq_policy *policy);
 
+/* eb_budget.c: called with ebp->lock held */
+void eb_account(struct eb_policy *ebp, u64 now);
+void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget);
+
 /* Vote bookkeeping per CPU, in eb_policy.c. */
 int eb_cpu_may_boost(int cpu, u64 now);
 void eb_cpu_vote_add(int cpu);

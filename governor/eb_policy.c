@@ -75,39 +75,6 @@ static unsigned int eb_policy_votes(struct eb_policy *ebp)
 	return votes;
 }
 
-/* Charge time since the last call to boosted time; roll the budget window. */
-static void eb_account(struct eb_policy *ebp, u64 now)
-{
-	if (now <= ebp->acct_ns)
-		return;
-	if (ebp->boosted) {
-		ebp->window_used_ns += now - ebp->acct_ns;
-		ebp->cnt.boosted_ns += now - ebp->acct_ns;
-	}
-	ebp->acct_ns = now;
-	if (now - ebp->window_start_ns >= EB_BUDGET_WINDOW_NS) {
-		ebp->window_start_ns = now;
-		ebp->window_used_ns = 0;
-		WRITE_ONCE(ebp->budget_spent, false);
-	}
-}
-
-static void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)
-{
-	u64 end = ebp->window_start_ns + EB_BUDGET_WINDOW_NS;
-
-	if (ebp->boosted)
-		end = min(end, now + budget - ebp->window_used_ns);
-	else if (!ebp->budget_spent)
-		return;
-	/* While boosted the deadline does not move: re-arm only if it did. */
-	if (hrtimer_is_queued(&ebp->budget_timer) &&
-	    ktime_to_ns(hrtimer_get_expires(&ebp->budget_timer)) == end)
-		return;
-	hrtimer_start(&ebp->budget_timer, ns_to_ktime(end),
-		      HRTIMER_MODE_ABS_HARD);
-}
-
 /*
  * A boost within rate_limit_us of the last change waits for the rate timer
  * (which re-decides then); after a quiet period it goes at once, so the

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eventboost: a policy's budget.  Boosted time is charged to a window of
+ * EB_BUDGET_WINDOW_NS, and the budget timer is armed for when it runs out.
+ * A leaf: the decision and the stats read it, and it calls nothing back.
+ */
+#include <linux/hrtimer.h>
+#include <linux/kernel.h>
+
+#include "eb_internal.h"
+
+/* Charge time since the last call to boosted time; roll the budget window. */
+void eb_account(struct eb_policy *ebp, u64 now)
+{
+	if (now <= ebp->acct_ns)
+		return;
+	if (ebp->boosted) {
+		ebp->window_used_ns += now - ebp->acct_ns;
+		ebp->cnt.boosted_ns += now - ebp->acct_ns;
+	}
+	ebp->acct_ns = now;
+	if (now - ebp->window_start_ns >= EB_BUDGET_WINDOW_NS) {
+		ebp->window_start_ns = now;
+		ebp->window_used_ns = 0;
+		WRITE_ONCE(ebp->budget_spent, false);
+	}
+}
+
+void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)
+{
+	u64 end = ebp->window_start_ns + EB_BUDGET_WINDOW_NS;
+
+	if (ebp->boosted)
+		end = min(end, now + budget - ebp->window_used_ns);
+	else if (!ebp->budget_spent)
+		return;
+	/* While boosted the deadline does not move: re-arm only if it did. */
+	if (hrtimer_is_queued(&ebp->budget_timer) &&
+	    ktime_to_ns(hrtimer_get_expires(&ebp->budget_timer)) == end)
+		return;
+	hrtimer_start(&ebp->budget_timer, ns_to_ktime(end),
+		      HRTIMER_MODE_ABS_HARD);
+}
