@@ -103,6 +103,18 @@ struct eb_policy {
 	struct mutex work_lock;		/* serializes ->target() */
 };
 
+/*
+ * The per-CPU vote registry: the clients voting on each CPU, and the
+ * policy that governs it.  eb_policy.c sets and clears the policy pointers
+ * at start and stop; eb_decide() adds up the votes of a policy's CPUs.
+ */
+struct eb_cpu {
+	atomic_t votes;				/* clients voting here */
+	struct eb_policy __rcu *ebp;		/* set while governed */
+};
+
+DECLARE_PER_CPU(struct eb_cpu, eb_cpus);
+
 /* eb_policy.c */
 int eb_policy_init_state(struct eb_policy *ebp, work_func_t budget_spent);
 void eb_policy_exit_state(struct eb_policy *ebp);
@@ -110,6 +122,9 @@ void eb_policy_start(struct eb_policy *ebp);
 void eb_policy_stop(struct eb_policy *ebp);
 void eb_policy_limits(struct eb_policy *ebp);
 void eb_policy_retune(struct eb_policy *ebp);
+
+/* eb_decide.c: eb_decide() is called with ebp->lock held */
+bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit);
 unsigned int eb_policy_base_khz(struct eb_policy *ebp);
 unsigned int eb_policy_boost_khz(struct eb_policy *ebp);
 unsigned int eb_nominal_khz(struct cpufreq_policy *policy);

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eventboost: the one decision.  eb_decide() picks a policy's next
+ * frequency, base or boost, from its votes, budget, rate limit and limits,
+ * and applies nothing: as in schedutil, one function decides and one
+ * place (eb_apply.c) applies.
+ */
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/workqueue.h>
+
+#include "eb_internal.h"
+#include "eb_trace.h"
+
+unsigned int eb_nominal_khz(struct cpufreq_policy *policy)
+{
+	struct cpufreq_frequency_table *pos;
+	unsigned int nominal = 0;
+	bool has_boost = false;
+
+	if (!policy->freq_table)
+		return 0;
+	cpufreq_for_each_valid_entry(pos, policy->freq_table) {
+		if (pos->flags & CPUFREQ_BOOST_FREQ) {
+			has_boost = true;
+			continue;
+		}
+		nominal = max(nominal, pos->frequency);
+	}
+	/* acpi-cpufreq reports turbo only in cpuinfo.max_freq */
+	if (has_boost || (nominal && nominal < policy->cpuinfo.max_freq))
+		return nominal;
+	return 0;
+}
+
+unsigned int eb_policy_boost_khz(struct eb_policy *ebp)
+{
+	unsigned int khz = READ_ONCE(ebp->tunables->boost_khz);
+
+	return khz ? khz : ebp->policy->cpuinfo.max_freq;
+}
+
+unsigned int eb_policy_base_khz(struct eb_policy *ebp)
+{
+	struct cpufreq_policy *policy = ebp->policy;
+	unsigned int khz = READ_ONCE(ebp->tunables->base_khz);
+
+	if (khz)
+		return khz;
+	if (ebp->nominal_khz)
+		return ebp->nominal_khz;
+	return max(policy->cpuinfo.min_freq,
+		   policy->cpuinfo.max_freq / 100 * EB_FALLBACK_BASE_PCT);
+}
+
+static unsigned int eb_policy_votes(struct eb_policy *ebp)
+{
+	unsigned int cpu, votes = 0;
+
+	for_each_cpu(cpu, ebp->policy->cpus)
+		votes += atomic_read(&per_cpu(eb_cpus, cpu).votes);
+	return votes;
+}
+
+/*
+ * A boost within rate_limit_us of the last change waits for the rate timer
+ * (which re-decides then); after a quiet period it goes at once, so the
+ * first boost still lands inside the hint's ioctl.  This bounds the
+ * frequency changes, and the cross-CPU calls that apply them, per policy,
+ * to two per interval.  A step down is never held back: the budget charges
+ * votes, so a boost frequency left behind would run uncharged.
+ */
+static bool eb_rate_limited(struct eb_policy *ebp, u64 now)
+{
+	u64 next = ebp->change_ns +
+		   (u64)READ_ONCE(ebp->tunables->rate_limit_us) * NSEC_PER_USEC;
+
+	if (!ebp->change_ns || now >= next)
+		return false;
+	if (!hrtimer_is_queued(&ebp->rate_timer))
+		hrtimer_start(&ebp->rate_timer, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS_HARD);
+	return true;
+}
+
+/*
+ * The one decision: boost while any CPU of the policy holds a vote and the
+ * budget is not spent, clamped to the current limits.  Returns true when the
+ * driver must be given a new frequency now (@limit: unless rate limited).
+ * Called with ebp->lock held.
+ */
+bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
+{
+	struct cpufreq_policy *policy = ebp->policy;
+	unsigned int pct = READ_ONCE(ebp->tunables->budget_pct);
+	u64 budget = EB_BUDGET_WINDOW_NS / 100 * pct;
+	unsigned int target;
+	bool want;
+
+	if (!ebp->started)
+		return false;
+	eb_account(ebp, now);
+	want = !ebp->budget_spent && eb_policy_votes(ebp);
+	if (want && pct < 100 && ebp->window_used_ns >= budget) {
+		WRITE_ONCE(ebp->budget_spent, true);
+		ebp->cnt.budget_ends++;
+		trace_eventboost_budget_end(ebp->nr,
+					    div_u64(ebp->window_used_ns,
+						    NSEC_PER_USEC),
+					    div_u64(budget, NSEC_PER_USEC));
+		want = false;
+		queue_work(system_highpri_wq, &ebp->sweep_work);
+	}
+	if (want && !ebp->boosted)
+		ebp->cnt.boosts++;
+	ebp->boosted = want;
+	if (pct < 100)
+		eb_budget_arm(ebp, now, budget);
+
+	target = want ? eb_policy_boost_khz(ebp) : eb_policy_base_khz(ebp);
+	target = clamp(target, READ_ONCE(policy->min), READ_ONCE(policy->max));
+	if (target != ebp->target_khz)
+		trace_eventboost_decide(ebp->nr, target, want,
+					ebp->budget_spent);
+	ebp->target_khz = target;
+	if (target == ebp->applied_khz)
+		return false;
+	if (hint_ns && !ebp->hint_ns)
+		ebp->hint_ns = hint_ns;
+	if (limit && want && eb_rate_limited(ebp, now))
+		return false;
+	ebp->change_ns = now;
+	return true;
+}
