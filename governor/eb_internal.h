@@ -129,6 +129,14 @@ unsigned int eb_policy_base_khz(struct eb_policy *ebp);
 unsigned int eb_policy_boost_khz(struct eb_policy *ebp);
 unsigned int eb_nominal_khz(struct cpufreq_policy *policy);
 
+/* eb_apply.c; the callbacks are set by eb_policy_init_state() */
+void eb_kick(struct eb_policy *ebp, bool sync);
+void eb_apply_slow(struct eb_policy *ebp);
+void eb_apply_ipi_async(void *info);
+void eb_work_fn(struct kthread_work *work);
+enum hrtimer_restart eb_budget_timer_fn(struct hrtimer *timer);
+enum hrtimer_restart eb_rate_timer_fn(struct hrtimer *timer);
+
 /* eb_budget.c: called with ebp->lock held */
 void eb_account(struct eb_policy *ebp, u64 now);
 void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget);

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eventboost: applying a decision.  eb_kick() hands the decided frequency
+ * to the driver: fast switch on a CPU of the policy (locally or by IPI), or
+ * the SCHED_FIFO worker.  Separate from eb_decide(), which never touches a
+ * driver; the budget and rate timers re-decide and apply from here.
+ */
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/smp.h>
+
+#include "eb_internal.h"
+#include "eb_trace.h"
+
+static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool fast)
+{
+	u64 lat = 0;
+
+	ebp->applied_khz = khz;
+	ebp->cnt.applied++;
+	if (ebp->hint_ns) {
+		u64 us;
+
+		lat = ktime_get_ns() - ebp->hint_ns;
+		us = div_u64(lat, NSEC_PER_USEC);
+		ebp->cnt.latency[min_t(unsigned int, fls64(us),
+				       EB_LAT_BUCKETS - 1)]++;
+		ebp->hint_ns = 0;
+	}
+	trace_eventboost_apply(ebp->nr, khz, fast, lat);
+}
+
+/* Fast switch: on a CPU of the policy, with ebp->lock held (irqs off). */
+static void eb_apply_fast_locked(struct eb_policy *ebp)
+{
+	unsigned int khz = ebp->target_khz;
+
+	if (!ebp->started || khz == ebp->applied_khz)
+		return;
+	if (cpufreq_driver_fast_switch(ebp->policy, khz))
+		eb_applied(ebp, khz, true);
+}
+
+static void eb_apply_ipi(void *info)
+{
+	struct eb_policy *ebp = info;
+
+	raw_spin_lock(&ebp->lock);
+	eb_apply_fast_locked(ebp);
+	raw_spin_unlock(&ebp->lock);
+}
+
+/*
+ * The csd is free again before this runs, and ipi_pending is cleared before
+ * the unlock (a kick after it must send its own IPI): eb_policy_stop()
+ * waits for ipi_pending, then for an RCU grace period, which this
+ * interrupts-off handler holds up until it has let go of ebp.
+ */
+void eb_apply_ipi_async(void *info)
+{
+	struct eb_policy *ebp = info;
+
+	raw_spin_lock(&ebp->lock);
+	ebp->ipi_pending = false;
+	eb_apply_fast_locked(ebp);
+	raw_spin_unlock(&ebp->lock);
+}
+
+/* Slow path: process context, may sleep in the driver. */
+void eb_apply_slow(struct eb_policy *ebp)
+{
+	unsigned long flags;
+	unsigned int khz;
+	int ret;
+
+	mutex_lock(&ebp->work_lock);
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	ebp->work_in_progress = false;
+	/*
+	 * A decision made while the driver ran was compared with the old
+	 * applied_khz and may have been filtered as a no-op: once applied,
+	 * apply the latest target too, until they agree.
+	 */
+	while (ebp->started && ebp->target_khz != ebp->applied_khz) {
+		khz = ebp->target_khz;
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		if (ret)
+			break;
+		eb_applied(ebp, khz, false);
+	}
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	mutex_unlock(&ebp->work_lock);
+}
+
+void eb_work_fn(struct kthread_work *work)
+{
+	eb_apply_slow(container_of(work, struct eb_policy, work));
+}
+
+/*
+ * Apply the latest decision.  @sync (process context only): with fast
+ * switch, the frequency is set before this returns.
+ */
+void eb_kick(struct eb_policy *ebp, bool sync)
+{
+	unsigned long flags;
+	unsigned int cpu, target_cpu;
+
+	if (!ebp->fast) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		if (ebp->started && !ebp->work_in_progress) {
+			ebp->work_in_progress = true;
+			kthread_queue_work(ebp->worker, &ebp->work);
+		}
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+		return;
+	}
+
+	cpu = get_cpu();
+	if (cpumask_test_cpu(cpu, ebp->policy->cpus)) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		eb_apply_fast_locked(ebp);
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+		goto out;
+	}
+	/* intel_cpufreq and others write the MSR of the CPU they run on. */
+	target_cpu = cpumask_any_and(ebp->policy->cpus, cpu_online_mask);
+	if (target_cpu >= nr_cpu_ids)
+		goto out;
+	if (sync && !irqs_disabled()) {
+		smp_call_function_single(target_cpu, eb_apply_ipi, ebp, 1);
+		goto out;
+	}
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	if (ebp->started && !ebp->ipi_pending) {
+		ebp->ipi_pending = true;
+		if (smp_call_function_single_async(target_cpu, &ebp->csd))
+			ebp->ipi_pending = false;
+	}
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+out:
+	put_cpu();
+}
+
+static void eb_redecide_async(struct eb_policy *ebp)
+{
+	unsigned long flags;
+	bool kick;
+
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	kick = eb_decide(ebp, ktime_get_ns(), 0, true);
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	if (kick)
+		eb_kick(ebp, false);
+}
+
+enum hrtimer_restart eb_budget_timer_fn(struct hrtimer *timer)
+{
+	eb_redecide_async(container_of(timer, struct eb_policy, budget_timer));
+	return HRTIMER_NORESTART;
+}
+
+enum hrtimer_restart eb_rate_timer_fn(struct hrtimer *timer)
+{
+	eb_redecide_async(container_of(timer, struct eb_policy, rate_timer));
+	return HRTIMER_NORESTART;
+}
