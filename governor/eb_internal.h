@@ -3,8 +3,19 @@
  * eventboost internals shared by the governor, the policy logic and the
  * hint device.
  *
+ * The policy logic: per-CPU votes (eb_votes.c) -> one per-policy decision
+ * (eb_decide.c, with the budget of eb_budget.c) -> one apply (eb_apply.c);
+ * eb_policy.c starts and stops a policy.  eb_decide() is the only place a
+ * frequency is chosen; eb_kick() is the only place it is applied: by fast
+ * switch on a CPU of the policy (locally, or by IPI), or by a SCHED_FIFO
+ * kthread worker that always applies the latest decision.  Both run under
+ * or after eb_policy.lock, a raw spinlock, so the hint path never sleeps
+ * (also on PREEMPT_RT).
+ *
  * Calls go one way: the governor (eb_governor.c) and the hint device
- * (eb_client.c) call the policy logic (eb_policy.c), which calls neither.
+ * (eb_client.c) call the policy logic, which calls neither.  Within it,
+ * eb_votes.c and eb_policy.c call eb_apply.c, eb_decide.c and eb_budget.c;
+ * eb_apply.c calls eb_decide.c, which calls eb_budget.c, which calls none.
  * What a policy asks of the clients (end their votes when its budget is
  * spent) the governor wires in at init.
  *
@@ -104,9 +115,10 @@ struct eb_policy {
 };
 
 /*
- * The per-CPU vote registry: the clients voting on each CPU, and the
- * policy that governs it.  eb_policy.c sets and clears the policy pointers
- * at start and stop; eb_decide() adds up the votes of a policy's CPUs.
+ * The per-CPU vote registry (eb_votes.c): the clients voting on each CPU,
+ * and the policy that governs it.  eb_policy.c sets and clears the policy
+ * pointers at start and stop; eb_decide() adds up the votes of a policy's
+ * CPUs.
  */
 struct eb_cpu {
 	atomic_t votes;				/* clients voting here */
@@ -141,7 +153,7 @@ enum hrtimer_restart eb_rate_timer_fn(struct hrtimer *timer);
 void eb_account(struct eb_policy *ebp, u64 now);
 void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget);
 
-/* Vote bookkeeping per CPU, in eb_policy.c. */
+/* Vote bookkeeping per CPU, in eb_votes.c: what the clients call. */
 int eb_cpu_may_boost(int cpu, u64 now);
 void eb_cpu_vote_add(int cpu);
 void eb_cpu_vote_del(int cpu);
