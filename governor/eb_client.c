@@ -7,7 +7,7 @@
  * only while votes are held, ends timed votes, enforces the watchdog,
  * follows the thread across CPUs (within a tick) and notices thread exit.
  * The clients of one process share one share of the budget (struct
- * eb_share): opening more of them does not multiply it.
+ * eb_share, eb_share.c): opening more of them does not multiply it.
  */
 #include <linux/fs.h>
 #include <linux/hashtable.h>
@@ -26,137 +26,8 @@ static ushort dev_mode = 0660;
 module_param(dev_mode, ushort, 0444);
 MODULE_PARM_DESC(dev_mode, "Mode of /dev/eventboost (default 0660; group from udev)");
 
-/*
- * A process's share of the budget, per window of its own: the time the
- * votes of all its clients were held, added up.  One per thread group with
- * clients, found by tgid at open; it outlives the last client until its
- * window is over (eb_share_put()).
- */
-struct eb_share {
-	struct pid *tgid;		/* reference held */
-	unsigned int clients;		/* under eb_clients_lock */
-	struct hlist_node node;		/* eb_shares, under eb_clients_lock */
-	raw_spinlock_t lock;		/* the window; nests in eb_client.lock */
-	u64 win_start_ns;
-	u64 win_used_ns;
-};
-
-struct eb_client {
-	/*
-	 * The process the client acts for, fixed at open: EB_IOC_BIND takes
-	 * only threads of it.  share->tgid is compared without c->lock
-	 * (c->task changes).
-	 */
-	struct eb_share *share;
-	raw_spinlock_t lock;		/* all fields below */
-	struct task_struct *task;	/* bound thread, reference held */
-	unsigned int votes;		/* EB_VOTE_* */
-	int vote_cpu;			/* where the votes count, -1 if none */
-	u64 vote_start_ns;		/* votes held continuously since */
-	u64 timed_end_ns;
-	u64 acct_ns;			/* held time charged up to */
-	u64 used_ns;			/* the process's share used, at acct_ns */
-	u64 share_ns;			/* of the last governed vote CPU */
-	unsigned int max_boost_us;	/* of the last governed vote CPU */
-	struct hrtimer timer;
-	struct list_head node;		/* eb_clients, under eb_clients_lock */
-};
-
-static LIST_HEAD(eb_clients);
-static DEFINE_HASHTABLE(eb_shares, 6);
-static DEFINE_MUTEX(eb_clients_lock);	/* eb_clients, eb_shares */
-static void eb_shares_reclaim(struct work_struct *work);
-static DECLARE_DELAYED_WORK(eb_shares_reclaim_work, eb_shares_reclaim);
-
-/* The share of @tgid's process, with one more client; NULL if no memory. */
-static struct eb_share *eb_share_get(struct pid *tgid)
-{
-	struct eb_share *s;
-
-	lockdep_assert_held(&eb_clients_lock);
-	hash_for_each_possible(eb_shares, s, node, (unsigned long)tgid) {
-		if (s->tgid == tgid) {
-			s->clients++;
-			return s;
-		}
-	}
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	if (!s)
-		return NULL;
-	raw_spin_lock_init(&s->lock);
-	s->tgid = get_pid(tgid);
-	s->clients = 1;
-	hash_add(eb_shares, &s->node, (unsigned long)tgid);
-	return s;
-}
-
-/*
- * How long @s must stay: U64_MAX while it has clients; without, until the
- * end of its window if it spent time of that window, not yet over; else 0
- * (it may go).  Without clients nothing else reads or writes the window,
- * so no lock is needed then.
- */
-static u64 eb_share_live_until(struct eb_share *s, u64 now)
-{
-	u64 end = s->win_start_ns + EB_BUDGET_WINDOW_NS;
-
-	if (s->clients)
-		return U64_MAX;
-	return s->win_used_ns && now < end ? end : 0;
-}
-
-static void eb_share_free(struct eb_share *s)
-{
-	hash_del(&s->node);
-	put_pid(s->tgid);
-	kfree(s);
-}
-
-/*
- * One client fewer.  A share left without clients stays while it has spent
- * time of a window not yet over, so that closing every client and opening
- * a new one does not start a fresh share; it is freed when that window is
- * over, or taken up again by the process's next client.
- */
-static void eb_share_put(struct eb_share *s)
-{
-	u64 now = ktime_get_ns(), end;
-
-	lockdep_assert_held(&eb_clients_lock);
-	if (--s->clients)
-		return;
-	end = eb_share_live_until(s, now);
-	if (!end) {
-		eb_share_free(s);
-		return;
-	}
-	queue_delayed_work(system_wq, &eb_shares_reclaim_work,
-			   nsecs_to_jiffies(end - now) + 1);
-}
-
-/* Free the shares without clients whose window is over. */
-static void eb_shares_reclaim(struct work_struct *work)
-{
-	u64 now = ktime_get_ns(), next = U64_MAX, end;
-	struct hlist_node *tmp;
-	struct eb_share *s;
-	int bkt;
-
-	mutex_lock(&eb_clients_lock);
-	hash_for_each_safe(eb_shares, bkt, tmp, s, node) {
-		if (s->clients)
-			continue;
-		end = eb_share_live_until(s, now);
-		if (end)
-			next = min(next, end);
-		else
-			eb_share_free(s);
-	}
-	if (next != U64_MAX)
-		queue_delayed_work(system_wq, &eb_shares_reclaim_work,
-				   nsecs_to_jiffies(next - now) + 1);
-	mutex_unlock(&eb_clients_lock);
-}
+LIST_HEAD(eb_clients);
+DEFINE_MUTEX(eb_clients_lock);	/* eb_clients, eb_shares */
 
 static bool eb_task_gone(struct task_struct *task)
 {
@@ -176,28 +47,6 @@ static u64 eb_client_max_ns(struct eb_client *c)
 	if (us)
 		c->max_boost_us = us;
 	return (u64)c->max_boost_us * NSEC_PER_USEC;
-}
-
-/*
- * Charge the time the client's votes were held to its process's window;
- * roll the window.  Called with c->lock held (irqs off).
- */
-static void eb_client_account(struct eb_client *c, u64 now)
-{
-	struct eb_share *s = c->share;
-	u64 held = 0;
-
-	if (c->votes && now > c->acct_ns)
-		held = now - c->acct_ns;
-	c->acct_ns = now;
-	raw_spin_lock(&s->lock);
-	s->win_used_ns += held;
-	if (now >= s->win_start_ns + EB_BUDGET_WINDOW_NS) {
-		s->win_start_ns = now;
-		s->win_used_ns = 0;
-	}
-	c->used_ns = s->win_used_ns;
-	raw_spin_unlock(&s->lock);
 }
 
 /*

@@ -25,7 +25,7 @@
  *   eb_policy.work_lock (mutex) -> eb_policy.lock (raw)
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
  * allows it (eb_cpu_may_boost()), and the lock of its process's share of
- * that budget (eb_client.c), which nests nothing.  The raw locks are taken
+ * that budget (eb_share.c), which nests nothing.  The raw locks are taken
  * from hard-irq context (hrtimers, IPIs).  eb_policy.work_lock serializes
  * the slow path's ->target() (worker, limits, tunable writes, stop); it is
  * never taken under a raw lock.  The per-CPU policy pointers (eb_cpus) are
@@ -35,6 +35,7 @@
 #define _EB_INTERNAL_H
 
 #include <linux/cpufreq.h>
+#include <linux/hashtable.h>
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
@@ -127,6 +128,43 @@ struct eb_cpu {
 
 DECLARE_PER_CPU(struct eb_cpu, eb_cpus);
 
+/*
+ * A process's share of the budget, per window of its own: the time the
+ * votes of all its clients were held, added up.  One per thread group with
+ * clients, found by tgid at open; it outlives the last client until its
+ * window is over (eb_share_put()).
+ */
+struct eb_share {
+	struct pid *tgid;		/* reference held */
+	unsigned int clients;		/* under eb_clients_lock */
+	struct hlist_node node;		/* eb_shares, under eb_clients_lock */
+	raw_spinlock_t lock;		/* the window; nests in eb_client.lock */
+	u64 win_start_ns;
+	u64 win_used_ns;
+};
+
+/* One per open file of /dev/eventboost. */
+struct eb_client {
+	/*
+	 * The process the client acts for, fixed at open: EB_IOC_BIND takes
+	 * only threads of it.  share->tgid is compared without c->lock
+	 * (c->task changes).
+	 */
+	struct eb_share *share;
+	raw_spinlock_t lock;		/* all fields below */
+	struct task_struct *task;	/* bound thread, reference held */
+	unsigned int votes;		/* EB_VOTE_* */
+	int vote_cpu;			/* where the votes count, -1 if none */
+	u64 vote_start_ns;		/* votes held continuously since */
+	u64 timed_end_ns;
+	u64 acct_ns;			/* held time charged up to */
+	u64 used_ns;			/* the process's share used, at acct_ns */
+	u64 share_ns;			/* of the last governed vote CPU */
+	unsigned int max_boost_us;	/* of the last governed vote CPU */
+	struct hrtimer timer;
+	struct list_head node;		/* eb_clients, under eb_clients_lock */
+};
+
 /* eb_policy.c */
 int eb_policy_init_state(struct eb_policy *ebp, work_func_t budget_spent);
 void eb_policy_exit_state(struct eb_policy *ebp);
@@ -163,7 +201,18 @@ unsigned int eb_cpu_max_boost_us(int cpu);
 u64 eb_cpu_client_budget_ns(int cpu);
 int eb_cpu_policy_stats(struct eb_policy_stats *st);
 
+/* eb_share.c: a process's share of the budget */
+#define EB_SHARES_BITS	6
+extern DECLARE_HASHTABLE(eb_shares, EB_SHARES_BITS);
+extern struct delayed_work eb_shares_reclaim_work;
+struct eb_share *eb_share_get(struct pid *tgid);
+void eb_share_free(struct eb_share *s);
+void eb_share_put(struct eb_share *s);
+void eb_client_account(struct eb_client *c, u64 now);
+
 /* eb_client.c */
+extern struct list_head eb_clients;
+extern struct mutex eb_clients_lock;
 int eb_dev_init(void);
 void eb_dev_exit(void);
 void eb_clients_end_votes(const struct cpumask *cpus);
