@@ -143,7 +143,7 @@ struct eb_share {
 	u64 win_used_ns;
 };
 
-/* One per open file of /dev/eventboost. */
+/* One per open file of /dev/eventboost (eb_dev.c). */
 struct eb_client {
 	/*
 	 * The process the client acts for, fixed at open: EB_IOC_BIND takes
@@ -210,12 +210,20 @@ void eb_share_free(struct eb_share *s);
 void eb_share_put(struct eb_share *s);
 void eb_client_account(struct eb_client *c, u64 now);
 
-/* eb_client.c */
+/* eb_client.c: a client's votes; all but the sweep with c->lock held */
 extern struct list_head eb_clients;
 extern struct mutex eb_clients_lock;
+bool eb_task_gone(struct task_struct *task);
+int eb_client_set_votes(struct eb_client *c, unsigned int votes,
+			int cpu, u64 now);
+enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer);
+long eb_client_vote(struct eb_client *c, unsigned int set,
+		    unsigned int clear, u64 timed_us, int reason);
+void eb_clients_end_votes(const struct cpumask *cpus);
+
+/* eb_dev.c */
 int eb_dev_init(void);
 void eb_dev_exit(void);
-void eb_clients_end_votes(const struct cpumask *cpus);
 
 /* eb_governor.c */
 int eb_governor_register(void);
