@@ -12,24 +12,35 @@
  * or after eb_policy.lock, a raw spinlock, so the hint path never sleeps
  * (also on PREEMPT_RT).
  *
- * Calls go one way: the governor (eb_governor.c) and the hint device
- * (eb_client.c) call the policy logic, which calls neither.  Within it,
- * eb_votes.c and eb_policy.c call eb_apply.c, eb_decide.c and eb_budget.c;
- * eb_apply.c calls eb_decide.c, which calls eb_budget.c, which calls none.
- * What a policy asks of the clients (end their votes when its budget is
- * spent) the governor wires in at init.
+ * The hint device: the file operations and ioctls (eb_dev.c) drive a
+ * client's votes (eb_client.c), charged to its process's share of the
+ * budget (eb_share.c).
+ *
+ * Calls go one way: the governor (eb_governor.c) calls eb_policy.c (and
+ * eb_decide.c for the frequencies it shows), the hint device (eb_dev.c,
+ * eb_client.c) calls eb_votes.c, and the policy logic calls neither.
+ * Within it, eb_votes.c and eb_policy.c call eb_apply.c, eb_decide.c and
+ * eb_budget.c; eb_apply.c calls eb_decide.c, which calls eb_budget.c,
+ * which calls none.  In the device, eb_dev.c calls eb_client.c and
+ * eb_share.c; eb_client.c calls eb_share.c, which calls none.  Only data is
+ * shared the other way: eb_decide() reads eb_cpus' vote counts, eb_share.c
+ * takes eb_clients_lock.  What a policy asks of the clients (end their
+ * votes when its budget is spent) the governor wires in at init.
  *
  * Locking, outermost first (a lock is only ever taken under those above it):
  *   eb_clients_lock (mutex) -> eb_client.lock (raw) -> eb_policy.lock (raw)
  *   eb_client.lock (raw) -> eb_share.lock (raw)
  *   eb_policy.work_lock (mutex) -> eb_policy.lock (raw)
+ * eb_clients_lock (eb_client.c) guards the clients and the shares; the
+ * budget sweep, eb_clients_end_votes(), takes each client's lock under it.
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
- * allows it (eb_cpu_may_boost()), and the lock of its process's share of
- * that budget (eb_share.c), which nests nothing.  The raw locks are taken
- * from hard-irq context (hrtimers, IPIs).  eb_policy.work_lock serializes
- * the slow path's ->target() (worker, limits, tunable writes, stop); it is
- * never taken under a raw lock.  The per-CPU policy pointers (eb_cpus) are
- * RCU.
+ * allows it (eb_cpu_may_boost(), eb_votes.c), and the lock of its
+ * process's share of that budget (eb_client_account(), eb_share.c), which
+ * nests nothing.  The raw locks are taken from hard-irq context (hrtimers,
+ * IPIs).  eb_policy.work_lock serializes the slow path's ->target()
+ * (worker, limits, tunable writes, stop: eb_apply.c, eb_policy.c); it is
+ * never taken under a raw lock.  The per-CPU policy pointers (eb_cpus,
+ * eb_votes.c) are RCU.
  */
 #ifndef _EB_INTERNAL_H
 #define _EB_INTERNAL_H
@@ -201,7 +212,7 @@ unsigned int eb_cpu_max_boost_us(int cpu);
 u64 eb_cpu_client_budget_ns(int cpu);
 int eb_cpu_policy_stats(struct eb_policy_stats *st);
 
-/* eb_share.c: a process's share of the budget */
+/* eb_share.c: a process's share; eb_client_account() under c->lock */
 #define EB_SHARES_BITS	6
 extern DECLARE_HASHTABLE(eb_shares, EB_SHARES_BITS);
 extern struct delayed_work eb_shares_reclaim_work;
@@ -210,7 +221,7 @@ void eb_share_free(struct eb_share *s);
 void eb_share_put(struct eb_share *s);
 void eb_client_account(struct eb_client *c, u64 now);
 
-/* eb_client.c: a client's votes; all but the sweep with c->lock held */
+/* eb_client.c: a client's votes; eb_client_set_votes() under c->lock */
 extern struct list_head eb_clients;
 extern struct mutex eb_clients_lock;
 bool eb_task_gone(struct task_struct *task);
