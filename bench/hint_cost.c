@@ -65,7 +65,7 @@ static void tunable(const char *name, const char *val)
 		die("cannot set %s=%s: %s", name, val, strerror(-ret));
 }
 
-/* Select eventboost; a fresh start has default tunables: set ours. */
+/* Select eventboost and set the tunables this needs (a switch keeps them). */
 static void select_eventboost(void)
 {
 	set_governor(cpu, "eventboost");

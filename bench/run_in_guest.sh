@@ -92,6 +92,12 @@ mkdir -p $app/node_modules
 ln -sfn "$TOP/node-binding" $app/node_modules/eventboost
 cp "$TOP/demo/server.js" $app/	# reads PORT
 gov performance && gov eventboost || fail "cannot select eventboost"
+# A governor switch keeps the tunables: back to the defaults from part 1's.
+for p in "$CF"/policy*; do
+	echo 0 > "$p/eventboost/base_freq" && echo 0 > "$p/eventboost/boost_freq" &&
+		echo 50 > "$p/eventboost/budget_pct" && echo 100000 > "$p/eventboost/max_boost_us" &&
+		echo 1000 > "$p/eventboost/rate_limit_us" || fail "cannot restore the default tunables"
+done
 
 # One service per configuration, all pinned to CPU 1 and started at once:
 # the idle ones cost nothing (no timers; the queue monitor sleeps in poll

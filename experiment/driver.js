@@ -149,8 +149,9 @@ function setGovernor(p) {
   write(`${CF}/policy1/scaling_governor`, p.gov);
   if (p.gov === 'userspace') write(`${CF}/policy1/scaling_setspeed`, p.khz);
   if (p.gov === 'eventboost') {
-    // Selecting the governor anew restores its defaults.  The experiment
-    // measures policies, not the budget or the watchdog: a major GC lasts
+    // Selecting the governor anew keeps its tunables: set the ones the
+    // experiment changes (the others it never touches keep their defaults).
+    // It measures policies, not the budget or the watchdog: a major GC lasts
     // hundreds of ms under TCG, past the default 100 ms watchdog.
     write(`${CF}/policy1/eventboost/base_freq`, 0);
     write(`${CF}/policy1/eventboost/budget_pct`, 100);

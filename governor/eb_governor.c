@@ -5,6 +5,8 @@
  * Tunables live where the cpufreq core puts governor tunables: per policy
  * (policyN/eventboost/) when the driver asks for per-policy governors, else
  * one global set (cpufreq/eventboost/) shared by all policies, as schedutil.
+ * Unlike schedutil's, the values outlive the instance (eb_settings.c): every
+ * write is kept, and new tunables start from what was kept.
  */
 #include <linux/slab.h>
 
@@ -50,16 +52,14 @@ static ssize_t eb_store_khz(struct gov_attr_set *attr_set, const char *buf,
 	if (kstrtouint(buf, 10, &khz))
 		return -EINVAL;
 	list_for_each_entry(ebp, &attr_set->policy_list, tunables_hook) {
-		struct cpufreq_policy *policy = ebp->policy;
-
-		if (khz && (khz < policy->cpuinfo.min_freq ||
-			    khz > policy->cpuinfo.max_freq))
+		if (!eb_khz_valid(ebp->policy, khz))
 			return -EINVAL;
 	}
 	if (boost)
 		WRITE_ONCE(t->boost_khz, khz);
 	else
 		WRITE_ONCE(t->base_khz, khz);
+	eb_settings_save(t);
 	list_for_each_entry(ebp, &attr_set->policy_list, tunables_hook)
 		eb_policy_retune(ebp);
 	return count;
@@ -95,11 +95,13 @@ static ssize_t max_boost_us_show(struct gov_attr_set *attr_set, char *buf)
 static ssize_t max_boost_us_store(struct gov_attr_set *attr_set,
 				  const char *buf, size_t count)
 {
+	struct eb_tunables *t = to_eb_tunables(attr_set);
 	unsigned int us;
 
-	if (kstrtouint(buf, 10, &us) || !us || us > EB_MAX_MAX_BOOST_US)
+	if (kstrtouint(buf, 10, &us) || !eb_max_boost_us_valid(us))
 		return -EINVAL;
-	WRITE_ONCE(to_eb_tunables(attr_set)->max_boost_us, us);
+	WRITE_ONCE(t->max_boost_us, us);
+	eb_settings_save(t);
 	return count;
 }
 
@@ -111,12 +113,14 @@ static ssize_t budget_pct_show(struct gov_attr_set *attr_set, char *buf)
 static ssize_t budget_pct_store(struct gov_attr_set *attr_set, const char *buf,
 				size_t count)
 {
+	struct eb_tunables *t = to_eb_tunables(attr_set);
 	struct eb_policy *ebp;
 	unsigned int pct;
 
-	if (kstrtouint(buf, 10, &pct) || !pct || pct > 100)
+	if (kstrtouint(buf, 10, &pct) || !eb_budget_pct_valid(pct))
 		return -EINVAL;
-	WRITE_ONCE(to_eb_tunables(attr_set)->budget_pct, pct);
+	WRITE_ONCE(t->budget_pct, pct);
+	eb_settings_save(t);
 	list_for_each_entry(ebp, &attr_set->policy_list, tunables_hook)
 		eb_policy_retune(ebp);
 	return count;
@@ -130,11 +134,13 @@ static ssize_t rate_limit_us_show(struct gov_attr_set *attr_set, char *buf)
 static ssize_t rate_limit_us_store(struct gov_attr_set *attr_set,
 				   const char *buf, size_t count)
 {
+	struct eb_tunables *t = to_eb_tunables(attr_set);
 	unsigned int us;
 
-	if (kstrtouint(buf, 10, &us) || us > EB_MAX_RATE_LIMIT_US)
+	if (kstrtouint(buf, 10, &us) || !eb_rate_limit_us_valid(us))
 		return -EINVAL;
-	WRITE_ONCE(to_eb_tunables(attr_set)->rate_limit_us, us);
+	WRITE_ONCE(t->rate_limit_us, us);
+	eb_settings_save(t);
 	return count;
 }
 
@@ -215,10 +221,13 @@ static int eb_gov_init(struct cpufreq_policy *policy)
 		ret = -ENOMEM;
 		goto unlock;
 	}
+	/* What the operator set before hotplug, suspend or a switch. */
+	ret = eb_settings_restore(t, ebp, !have_governor_per_policy());
+	if (ret) {
+		kfree(t);
+		goto unlock;
+	}
 	gov_attr_set_init(&t->attr_set, &ebp->tunables_hook);
-	t->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
-	t->budget_pct = EB_DEFAULT_BUDGET_PCT;
-	t->rate_limit_us = EB_DEFAULT_RATE_LIMIT_US;
 	ebp->tunables = t;
 	policy->governor_data = ebp;
 
@@ -304,4 +313,5 @@ int eb_governor_register(void)
 void eb_governor_unregister(void)
 {
 	cpufreq_unregister_governor(&eb_gov);
+	eb_settings_free();
 }

@@ -17,7 +17,8 @@
  * budget (eb_share.c).
  *
  * Calls go one way: the governor (eb_governor.c) calls eb_policy.c (and
- * eb_decide.c for the frequencies it shows), the hint device (eb_dev.c,
+ * eb_decide.c for the frequencies it shows, eb_settings.c for the tunables
+ * it keeps, which calls none), the hint device (eb_dev.c,
  * eb_client.c) calls eb_votes.c, and the policy logic calls neither.
  * Within it, eb_votes.c and eb_policy.c call eb_apply.c, eb_decide.c and
  * eb_budget.c; eb_apply.c calls eb_decide.c, which calls eb_budget.c,
@@ -31,6 +32,8 @@
  *   eb_clients_lock (mutex) -> eb_client.lock (raw) -> eb_policy.lock (raw)
  *   eb_client.lock (raw) -> eb_share.lock (raw)
  *   eb_policy.work_lock (mutex) -> eb_policy.lock (raw)
+ *   eb_global_tunables_lock, gov_attr_set.update_lock -> eb_settings_lock
+ *   (mutexes; eb_settings_lock nests nothing)
  * eb_clients_lock (eb_client.c) guards the clients and the shares; the
  * budget sweep, eb_clients_end_votes(), takes each client's lock under it.
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
@@ -72,14 +75,44 @@
  */
 #define EB_FALLBACK_BASE_PCT	65U
 
+struct eb_settings;
+
 struct eb_tunables {
 	struct gov_attr_set attr_set;
+	struct eb_settings *settings;	/* where writes are kept */
 	unsigned int base_khz;		/* 0: nominal, or EB_FALLBACK_BASE_PCT */
 	unsigned int boost_khz;		/* 0: cpuinfo.max_freq */
 	unsigned int max_boost_us;
 	unsigned int budget_pct;
 	unsigned int rate_limit_us;
 };
+
+/*
+ * The values a write to each tunable accepts; a kept setting must still
+ * pass them to be restored (eb_settings.c).
+ */
+static inline bool eb_khz_valid(const struct cpufreq_policy *policy,
+				unsigned int khz)
+{
+	/* 0: the default; else within the hardware range */
+	return !khz || (khz >= policy->cpuinfo.min_freq &&
+			khz <= policy->cpuinfo.max_freq);
+}
+
+static inline bool eb_max_boost_us_valid(unsigned int us)
+{
+	return us && us <= EB_MAX_MAX_BOOST_US;
+}
+
+static inline bool eb_budget_pct_valid(unsigned int pct)
+{
+	return pct && pct <= 100;
+}
+
+static inline bool eb_rate_limit_us_valid(unsigned int us)
+{
+	return us <= EB_MAX_RATE_LIMIT_US;
+}
 
 struct eb_counters {
 	u64 hints[EB_NR_REASONS];
@@ -239,5 +272,11 @@ void eb_dev_exit(void);
 /* eb_governor.c */
 int eb_governor_register(void);
 void eb_governor_unregister(void);
+
+/* eb_settings.c */
+int eb_settings_restore(struct eb_tunables *t, struct eb_policy *ebp,
+			bool global);
+void eb_settings_save(const struct eb_tunables *t);
+void eb_settings_free(void);
 
 #endif /* _EB_INTERNAL_H */

@@ -10,7 +10,7 @@ d=$top/build/destdir
 rm -rf "$d"
 TAP_NAME=install
 . "$top/selftests/tap.sh"
-echo "1..25"
+echo "1..27"
 t "make install DESTDIR" 'make -s -C "$top" install DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null'
 t "make install-dkms DESTDIR" 'make -s -C "$top" install-dkms DESTDIR="$d" >/dev/null'
 # PREFIX=/usr on Debian: the library goes to the multiarch directory.
@@ -131,6 +131,25 @@ t "--restore gives each policy back its own governor, leaves a changed one alone
 t "--restore without saved state uses the fallback governor" \
 	'echo eventboost > "$f/policy1/scaling_governor" && sel --restore --governor powersave 1 >/dev/null &&
 	 [ "$(cat "$f/policy1/scaling_governor")" = powersave ]'
+# EVENTBOOST_SETTINGS (/etc/default/eventboost): the tunables the unit sets at
+# start, by the ebctl installed beside the selector, on the policies selected.
+for i in 0 1 2; do
+	echo "$i" > "$f/policy$i/affected_cpus"
+	echo 800000 > "$f/policy$i/cpuinfo_min_freq"
+	echo 4000000 > "$f/policy$i/cpuinfo_max_freq"
+	mkdir -p "$f/policy$i/eventboost"
+	echo 0 > "$f/policy$i/eventboost/base_freq"
+	echo 50 > "$f/policy$i/eventboost/budget_pct"
+done
+# (ebctl writes no newline, as into sysfs.)
+tun() { echo $(for x in "$f"/policy*/eventboost/"$1"; do echo "$(cat "$x")"; done); }
+t "select-governor sets EVENTBOOST_SETTINGS with ebctl on the policies it selected only" \
+	'EVENTBOOST_SETTINGS="base=1.6GHz budget_pct=30" sel 0 1 >/dev/null &&
+	 [ "$(tun base_freq)" = "1600000 1600000 0" ] && [ "$(tun budget_pct)" = "30 30 50" ]'
+t "select-governor: settings ebctl refuses fail the start, say why, and change nothing" \
+	'EVENTBOOST_SETTINGS="budget=40% base=9GHz" sel 0 >/dev/null 2>"$f/err"; [ $? = 1 ] &&
+	 grep -q "outside policy0" "$f/err" && grep -q "EVENTBOOST_SETTINGS=.* not applied" "$f/err" &&
+	 [ "$(tun base_freq)" = "1600000 1600000 0" ] && [ "$(tun budget_pct)" = "30 30 50" ]'
 t "no cpufreq policy (a VM): the selector says why and fails" \
 	'mkdir -p "$f.empty" && EBCTL_CPUFREQ_DIR=$f.empty "$d/usr/sbin/eventboost-select-governor" all 2>"$f/err"; [ $? = 1 ] &&
 	 grep -q "hypervisor owns the clock" "$f/err"'

@@ -23,9 +23,16 @@ wait_cur() {
 all_gov() { for p in "$CF"/policy*; do echo "$1" > "$p/scaling_governor"; done; }
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
+tun() { for p in "$CF"/policy*; do cat "$p/eventboost/$1"; done | sort -u; }
+
 all_gov performance
 all_gov eventboost
-echo "1..24"
+# A governor switch keeps the tunables: the default frequencies (0) here.
+for p in "$CF"/policy*; do
+	echo 0 > "$p/eventboost/base_freq"
+	echo 0 > "$p/eventboost/boost_freq"
+done
+echo "1..25"
 t "status shows each policy on eventboost" \
 	'$E status > /tmp/st.txt && grep -q "policy0" /tmp/st.txt && grep -q "policy1" /tmp/st.txt && grep -q eventboost /tmp/st.txt'
 t "status --json is valid JSON with the policies" \
@@ -76,4 +83,7 @@ t "status without the module exits 3" '$E status >/dev/null 2>&1; [ $? = 3 ]'
 insmod "$KO"
 all_gov eventboost
 t "boost without the module loaded earlier left nothing" 'wait_cur 0 2600000 && wait_cur 1 2600000'
+t "a reloaded module forgets the settings: every policy has the defaults" \
+	'[ "$(tun base_freq)" = 2600000 ] && [ "$(tun boost_freq)" = 4000000 ] &&
+	 [ "$(tun max_boost_us)" = 100000 ] && [ "$(tun budget_pct)" = 50 ] && [ "$(tun rate_limit_us)" = 1000 ]'
 exit $rc

@@ -257,12 +257,19 @@ FIXTURE_SETUP(eb)
 	self->pol_first = policy_of(0);
 	self->pol_last = policy_of(self->last_cpu);
 	self->shared = self->pol_first == self->pol_last;
-	/* Leaving and re-entering the governor resets tunables and counters. */
+	/*
+	 * Leaving and re-entering the governor resets its counters, not the
+	 * tunables (they are the operator's, kept while the module is
+	 * loaded): set every one of them.
+	 */
 	all_governors(_metadata, self, "performance");
 	all_governors(_metadata, self, "eventboost");
 	for (int i = 0; i < self->npol; i++) {
 		ASSERT_EQ(0, set_policy_attr(self->pols[i], "scaling_max_freq", "4000000"));
 		ASSERT_EQ(0, set_policy_attr(self->pols[i], "scaling_min_freq", "800000"));
+		/* 0: the default frequencies, BASE and BOOST */
+		ASSERT_EQ(0, set_tunable(self->pols[i], "base_freq", "0"));
+		ASSERT_EQ(0, set_tunable(self->pols[i], "boost_freq", "0"));
 		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "100"));
 		/*
 		 * Under TCG on a busy host 100 ms can pass between two
@@ -376,9 +383,14 @@ TEST_F(eb, defaults_and_tunable_validation)
 	const char *junk[] = { "abc", "-1", "100", "99999999", "\n", "2600000x" };
 	int pol = self->pol_last, fd;
 
-	/* fresh defaults, not the fixture's */
-	all_governors(_metadata, self, "performance");
-	all_governors(_metadata, self, "eventboost");
+	/*
+	 * The defaults, not the fixture's.  A governor switch keeps the
+	 * tunables: write them (0 is the default frequency).  ebctl_test.sh
+	 * checks what a freshly loaded module starts with.
+	 */
+	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "100000"));
+	ASSERT_EQ(0, set_tunable(pol, "budget_pct", "50"));
+	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "1000"));
 	EXPECT_EQ(BASE, get_tunable(pol, "base_freq"));
 	EXPECT_EQ(BOOST, get_tunable(pol, "boost_freq"));
 	EXPECT_EQ(100000, get_tunable(pol, "max_boost_us"));
@@ -1424,6 +1436,53 @@ TEST_F(eb, cpu_hotplug_with_votes)
 	close(fd);
 	EXPECT_EQ(BASE, wait_khz(self->pol_first, BASE, 2000));
 	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+}
+
+/*
+ * The tunables are the operator's energy policy (issue 24): a switch to
+ * another governor and back ends the governor's instance but keeps them,
+ * and the policy runs at the kept base again.
+ */
+TEST_F(eb, settings_survive_a_governor_round_trip)
+{
+	int pol = self->pol_last;
+
+	ASSERT_EQ(0, set_tunable(pol, "base_freq", "1600000"));
+	ASSERT_EQ(0, set_tunable(pol, "budget_pct", "30"));
+	ASSERT_EQ(1600000, wait_khz(pol, 1600000, 2000));
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_governor", "performance"));
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_governor", "eventboost"));
+	EXPECT_EQ(1600000, get_tunable(pol, "base_freq"));
+	EXPECT_EQ(30, get_tunable(pol, "budget_pct"));
+	/* and the fixture's */
+	EXPECT_EQ(BOOST, get_tunable(pol, "boost_freq"));
+	EXPECT_EQ(10000000, get_tunable(pol, "max_boost_us"));
+	EXPECT_EQ(0, get_tunable(pol, "rate_limit_us"));
+	EXPECT_EQ(1600000, wait_khz(pol, 1600000, 2000));
+}
+
+/*
+ * Offlining the last CPU of a policy ends its governor instance (as suspend
+ * does), onlining it starts a new one: with the tunables set before.  A
+ * policy shared with CPU 0 (shared=1) only stops and starts.
+ */
+TEST_F(eb, settings_survive_cpu_hotplug)
+{
+	int pol = self->pol_last;
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", self->last_cpu);
+	ASSERT_EQ(0, set_tunable(pol, "base_freq", "1600000"));
+	ASSERT_EQ(0, set_tunable(pol, "budget_pct", "30"));
+	ASSERT_EQ(1600000, wait_khz(pol, 1600000, 2000));
+	ASSERT_EQ(0, eb_write_str(path, "0"));
+	ASSERT_EQ(0, eb_write_str(path, "1"));
+	EXPECT_EQ(1600000, get_tunable(pol, "base_freq"));
+	EXPECT_EQ(30, get_tunable(pol, "budget_pct"));
+	EXPECT_EQ(10000000, get_tunable(pol, "max_boost_us"));
+	EXPECT_EQ(0, get_tunable(pol, "rate_limit_us"));
+	EXPECT_EQ(1600000, wait_khz(pol, 1600000, 2000));
 }
 
 struct hammer_arg {

@@ -134,6 +134,10 @@ static const char set_usage[] =
 "                 is eventboost); with global tunables every such policy\n"
 "                 changes\n"
 "\n"
+"The module keeps the values, per policy, across CPU hotplug, suspend and\n"
+"governor switches until it is unloaded; EVENTBOOST_SETTINGS in\n"
+"/etc/default/eventboost sets them at boot.\n"
+"\n"
 "Exit status: 0 ok, 1 failure, 2 invalid key or value (also when the kernel\n"
 "refuses it), 3 module not loaded or no cpufreq, 4 not root.\n";
 

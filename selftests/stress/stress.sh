@@ -100,14 +100,22 @@ echo "# $label: survived $(cat "$tmp/hotplug") hotplug cycles, $(cat "$tmp/gover
 [ "$(cat "$tmp/hotplug")" -gt 0 ] || [ ! -w "$hp" ] && tap OK "cpu1 unplugged and replugged" ||
 	tap FAIL "no hotplug cycle completed"
 
-# Restore: all CPUs up, full range, eventboost freshly selected.  A vote
-# leaked by any client would boost the policy again right here.
+# Restore: all CPUs up, full range, eventboost freshly selected with the
+# default tunables (a governor switch keeps them).  A vote leaked by any
+# client would boost the policy again right here.
 echo 1 >"$hp" 2>/dev/null
 for p in $(policies); do
 	cat "$p/cpuinfo_max_freq" >"$p/scaling_max_freq"
 	cat "$p/cpuinfo_min_freq" >"$p/scaling_min_freq"
 	echo performance >"$p/scaling_governor"
 	echo eventboost >"$p/scaling_governor"
+done
+for d in $cf/policy*/eventboost $cf/eventboost; do
+	[ -d "$d" ] || continue
+	echo 0 >"$d/base_freq"
+	echo 0 >"$d/boost_freq"
+	echo 50 >"$d/budget_pct"
+	echo 100000 >"$d/max_boost_us"
 done
 if "$bin" -i; then tap OK "no vote or boost left: every policy at base"
 else tap FAIL "a policy is boosted or not at base after the run"; fi

@@ -35,10 +35,14 @@ function tunable(policy, name, value) {
 }
 
 // Fresh eventboost on every policy; no budget in the way of the tests.
+// A governor switch keeps the tunables: the others get their defaults.
 function governEverything({ maxBoostUs = 100000 } = {}) {
   for (const p of fs.readdirSync(CF).filter((d) => /^policy\d+$/.test(d))) {
     fs.writeFileSync(`${CF}/${p}/scaling_governor`, 'performance');
     fs.writeFileSync(`${CF}/${p}/scaling_governor`, 'eventboost');
+    tunable(p.slice(6), 'base_freq', 0);
+    tunable(p.slice(6), 'boost_freq', 0);
+    tunable(p.slice(6), 'rate_limit_us', 1000);
     tunable(p.slice(6), 'budget_pct', 100);
     tunable(p.slice(6), 'max_boost_us', maxBoostUs);
   }
