@@ -230,6 +230,29 @@ void SleepNs(QueueMonitor::Shared* s, uint64_t ns) {
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
+// How long the monitor may sleep while the loop works.  Every wake-up
+// costs the loop's core a context switch, and a pinned, saturated loop
+// pays for it in its own time: so look as seldom as the signals allow.
+// The head-of-line and overload bounds cannot be crossed before their CPU
+// time has passed (a thread's CPU time never outruns the clock); the
+// queue length changes once per iteration, so one look per typical
+// iteration sees a backlog form.  Never more often than every sampleUs.
+// Boosted, only the end is left to see, and the loop sees most ends
+// itself: at most one look per 4 sampleUs.
+uint64_t NextLook(const QueueMonitor::Shared* s, bool boosted, bool warm,
+                  uint64_t hol, uint64_t threshold, double avg_busy) {
+  uint64_t per_iteration = uint64_t(avg_busy);
+  if (boosted) {
+    uint64_t floor = 4 * s->sample_ns;
+    return per_iteration > floor ? per_iteration : floor;
+  }
+  uint64_t due = s->max_delay_ns;
+  if (warm && threshold < due) due = threshold;
+  uint64_t next = due > hol ? due - hol : 0;
+  if (warm && per_iteration < next) next = per_iteration;
+  return next > s->sample_ns ? next : s->sample_ns;
+}
+
 }  // namespace
 
 void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
@@ -387,9 +410,7 @@ void QueueMonitor::Monitor(Shared* s) {
         boosted = false;
       }
     }
-    // Boosted, only the end is left to see, and the loop sees most ends
-    // itself: look less often.
-    SleepNs(s, boosted ? 4 * s->sample_ns : s->sample_ns);
+    SleepNs(s, NextLook(s, boosted, warm, hol, threshold, avg_busy));
   }
   EndBoost(s, MonoNs());
 }

@@ -195,6 +195,36 @@ net.createServer().listen(0, '127.0.0.1', () => setTimeout(() => {
   assert.ok(wakeups * 2 <= iterations, `${wakeups} monitor wake-ups for ${iterations} short iterations`);
 });
 
+test('Queue-Boost: a saturated loop wakes the monitor about once per iteration, not once per sampleUs', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+// Back-to-back 20 ms callbacks: the loop never waits, and no iteration
+// reaches the head-of-line threshold (2.5x the typical one) or the overload
+// bound (100 ms).  The monitor, on the loop's own core, has nothing to
+// find; every look it takes is time the loop's core spends on it.
+let i = 0, before = null;
+const WARM = 40, MEASURED = 40;
+const tick = () => {
+  spin(20);
+  if (++i === WARM) before = snap();
+  if (i < WARM + MEASURED) { setImmediate(tick); return; }
+  const after = snap();
+  console.log(JSON.stringify({ wakeups: after.monitorWakeups - before.monitorWakeups,
+    iterations: after.iterations - before.iterations, after }));
+};
+setImmediate(tick);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { wakeups, iterations, after } = r.json[0];
+  t.diagnostic(`${wakeups} monitor wake-ups over ${iterations} loop iterations of 20 ms`);
+  assert.ok(iterations >= 35, JSON.stringify(after));
+  // The stated bound (README): about one look per typical iteration.  The
+  // code before this looked every sampleUs (1 ms): 20 or more per iteration.
+  assert.ok(wakeups <= 3 * iterations, `${wakeups} monitor wake-ups for ${iterations} iterations: ` + JSON.stringify(after));
+});
+
 // node -r eventboost/register starts the monitor before the main script
 // runs: the script's own start-up work (requires, set-up, a synchronous
 // spawn) is no backlog -- nothing waits behind it until the loop runs.
