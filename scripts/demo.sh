@@ -6,8 +6,9 @@
 # DEMO_REPS (4) pairs of runs each (demo/driver.js).  DEMO_SECONDS sets an
 # open-loop run's length (default 20; the overload's is half).  About 9
 # minutes (8.5 on this 2-core host beside another engineer's QEMU guests,
-# 2026-11-24).  It needs host ports 18089 (the load agent; DEMO_AGENT_PORT
-# moves it) and 18080 free.
+# 2026-11-24).  Then the service's tail profile, on the host
+# (demo/profile-host.js).  It needs host ports 18089 (the load agent;
+# DEMO_AGENT_PORT moves it), 18080 and 18081 (DEMO_PROFILE_PORT) free.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,9 +20,10 @@ make -s userlib >/dev/null || exit 1
 eb_build_node || exit 1
 
 agent_port=${DEMO_AGENT_PORT:-18089}
-for p in "$agent_port" 18080; do
+profile_port=${DEMO_PROFILE_PORT:-18081}
+for p in "$agent_port" 18080 "$profile_port"; do
 	if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-		echo "demo: host port $p is in use (the load agent takes $agent_port, the demo service's forward 18080; DEMO_AGENT_PORT moves the first; is make experiment running?)" >&2
+		echo "demo: host port $p is in use (the load agent takes $agent_port, the demo service's forward 18080, its profile on the host $profile_port; DEMO_AGENT_PORT and DEMO_PROFILE_PORT move the first and the last; is make experiment running?)" >&2
 		exit 1
 	fi
 done
@@ -47,4 +49,9 @@ if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "demo: failed (files in $out)" >&2
 	exit 1
 fi
+kill "$EB_AGENT_PID" 2>/dev/null
+# Which boost would act on this service's tail: the profiler, which needs
+# no device, on the host (demo/profile-host.js).
+step "where the service's tail comes from: node -r eventboost/profile on the host (about 45 s)"
+node demo/profile-host.js "$out" "$profile_port" || exit 1
 step "done"

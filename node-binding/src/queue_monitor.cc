@@ -90,6 +90,12 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> avg_events_x256{0};
   std::atomic<uint64_t> avg_busy_ns{0};  // CPU time per iteration
   std::atomic<uint64_t> iterations{0};
+  // The loop thread's CPU time at a prepare, and that prepare's seq:
+  // published while the monitor sleeps or looks less often than every
+  // sample (slow iterations), so that it knows exactly where an iteration
+  // began however long ago it last looked.
+  std::atomic<uint64_t> prepare_cpu{0};
+  std::atomic<uint64_t> prepare_cpu_seq{0};
 
   // Loop thread only.
   uint64_t prepare_ns = 0, idle_at_prepare = 0, events_at_prepare = 0;
@@ -101,6 +107,8 @@ struct QueueMonitor::Shared {
   // The vote: begun by the monitor, ended by either thread.
   std::mutex vote;
   std::atomic<uint64_t> boosted_since{0};  // 0: not boosted
+  std::atomic<uint64_t> boost_seq{0};      // the iteration it began in
+  std::atomic<uint64_t> refused_until{0};  // the budget refused: not before
 
   // Counters, read by counters().
   std::atomic<uint64_t> boosts{0}, boosted_ns{0}, by_length{0}, by_hol{0};
@@ -168,8 +176,9 @@ void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
   s->boosted_since.store(0, std::memory_order_relaxed);
 }
 
-// 0, or the kernel's refusal (-EBUSY: budget spent).
-int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why) {
+// 0, or the kernel's refusal (-EBUSY: budget spent; neither thread asks
+// again for 16 samples).  @seq: the iteration the boost is held through.
+int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq) {
   std::lock_guard<std::mutex> lock(s->vote);
   if (s->boosted_since.load(std::memory_order_relaxed)) return 0;
   int err = eb_queue_busy(s->client);
@@ -177,8 +186,10 @@ int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why) {
     (err == -EBUSY ? s->refused : s->errors).fetch_add(1,
                                                        std::memory_order_relaxed);
     s->last_error.store(err, std::memory_order_relaxed);
+    s->refused_until.store(now + 16 * s->sample_ns, std::memory_order_relaxed);
     return err;
   }
+  s->boost_seq.store(seq, std::memory_order_relaxed);
   s->boosted_since.store(now, std::memory_order_relaxed);
   s->boosts.fetch_add(1, std::memory_order_relaxed);
   auto& by = why == Why::kLength      ? s->by_length
@@ -230,6 +241,39 @@ void SleepNs(QueueMonitor::Shared* s, uint64_t ns) {
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
+// Iterations long next to a sample: the monitor then looks about once per
+// typical iteration, not every sample, and the loop thread helps (below).
+bool SlowIterations(const QueueMonitor::Shared* s) {
+  return s->avg_busy_ns.load(std::memory_order_relaxed) > s->sample_ns;
+}
+
+// How long the monitor may sleep while the loop works.  Every look is a
+// context switch on the loop's core, which a pinned, saturated loop pays
+// for in its own time: so look as seldom as the signals allow.  The
+// head-of-line time is counted from the iteration's own start (published
+// at prepare for slow iterations), and a thread's CPU time never outruns
+// the clock, so the nearer bound cannot be crossed before due - hol.
+// Looks stay at most one typical iteration apart (the queue length is
+// looked at then too), and never closer than a sample.  Boosted, only the
+// end is left to see, and the loop sees most ends itself: a look every 4
+// samples, or every typical iteration, whichever is longer, up to the
+// nearer bound.  A refused boost cannot be asked again before
+// refused_until.
+uint64_t NextLook(const QueueMonitor::Shared* s, bool boosted, bool warm,
+                  uint64_t hol, uint64_t threshold, uint64_t now) {
+  uint64_t sample = s->sample_ns;
+  uint64_t due = s->max_delay_ns;
+  if (warm && threshold < due) due = threshold;
+  uint64_t typical = s->avg_busy_ns.load(std::memory_order_relaxed);
+  uint64_t cap = typical > sample ? (typical < due ? typical : due) : sample;
+  if (boosted) return cap > 4 * sample ? cap : 4 * sample;
+  uint64_t next = due > hol ? due - hol : 0;
+  uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
+  if (refused > now && refused - now > next) next = refused - now;
+  if (next > cap) next = cap;
+  return next > sample ? next : sample;
+}
+
 }  // namespace
 
 void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
@@ -249,6 +293,14 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // The poll's timeout (libuv computes it right after the prepare phase).
   // (0 also while fds wait to be added to the epoll set.)
   int timeout = uv_backend_timeout(s->loop);
+  bool slow = SlowIterations(s), asleep = s->asleep.load();
+  uint64_t seq = s->seq.load(std::memory_order_relaxed) + 1;
+  // Where the next iteration begins, for a monitor that may not look for a
+  // while (one system call, only for iterations longer than a sample).
+  if (slow || asleep) {
+    s->prepare_cpu.store(LoopCpuNs(s), std::memory_order_relaxed);
+    s->prepare_cpu_seq.store(seq, std::memory_order_release);
+  }
   s->in_poll.store(true);
   // The first iteration wakes the monitor, which waits for it to begin.
   if (s->seq.fetch_add(1) == 0) {
@@ -259,13 +311,25 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the threshold of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
-  if (s->asleep.load()) ArmHolTimer(s);
+  if (asleep) ArmHolTimer(s);
+  bool boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
+  // Events ready now are what the poll returns at once: a backlog that
+  // formed while the last iteration ran.  With slow iterations the monitor
+  // looks only once per typical iteration, so the loop counts it here (one
+  // system call) and boosts it before processing it.
+  if (slow && !boosted &&
+      s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations &&
+      now >= s->refused_until.load(std::memory_order_relaxed)) {
+    int length = CountReady(s->backend_fd);
+    double avg_length = s->avg_events_x256.load() / 256.0;
+    if (length >= 2 && length > s->factor * avg_length)
+      BeginBoost(s, now, Why::kLength, seq);
+    return;  // events waiting or not, nothing to end
+  }
   if (timeout == 0) return;
   // The loop is about to wait, unless events are ready already: the
   // backlog has drained, and the boost ends here, not a sample later.
-  if (s->boosted_since.load(std::memory_order_relaxed) &&
-      !Readable(s->backend_fd))
-    EndBoost(s, now);
+  if (boosted && !Readable(s->backend_fd)) EndBoost(s, now);
 }
 
 void QueueMonitor::OnCheck(uv_check_t* handle) {
@@ -292,7 +356,7 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
 }
 
 void QueueMonitor::Monitor(Shared* s) {
-  uint64_t seen_seq = ~0ull, refused_until = 0, boost_seq = ~0ull;
+  uint64_t seen_seq = ~0ull;
   uint64_t hol_base = LoopCpuNs(s);
   uint64_t last_cpu = hol_base, last_now = MonoNs();
   bool woke = false;  // the last sleep was the long one
@@ -317,9 +381,14 @@ void QueueMonitor::Monitor(Shared* s) {
       continue;
     }
 
-    // The loop reached its queue (prepare) since the last sample: count
-    // from here (at most a sample's CPU time too little).
+    // The loop reached its queue (prepare) since the last look: count from
+    // here (at most a look's interval of CPU time too little), or from the
+    // prepare itself where the loop published it.
     if (seq != seen_seq) hol_base = cpu;
+    if (s->prepare_cpu_seq.load(std::memory_order_acquire) == seq) {
+      uint64_t at = s->prepare_cpu.load(std::memory_order_relaxed);
+      if (at <= cpu) hol_base = at;
+    }
     if (seq != busy_seq) {
       // Iterations above the threshold teach the baseline at an eighth of
       // the weight: a step in the work stays boosted for minutes, and is
@@ -345,8 +414,12 @@ void QueueMonitor::Monitor(Shared* s) {
       EndBoost(s, now);
       DrainSignal(s->signal_fd);  // from an iteration already over
       if (s->seq.load() == seq) SleepWhileWaiting(s);
-      hol_base = last_cpu = LoopCpuNs(s);
+      last_cpu = LoopCpuNs(s);
       last_now = MonoNs();
+      // Still the iteration that waited: what it ran since is all this
+      // iteration's work (a CPU-time timer that woke us: the threshold of
+      // it already), for the loop used no CPU while it waited.
+      hol_base = s->seq.load() == seq ? cpu : last_cpu;
       woke = true;
       continue;
     }
@@ -361,7 +434,7 @@ void QueueMonitor::Monitor(Shared* s) {
     bool warm = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations;
     bool boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
 
-    if (!boosted && now >= refused_until) {
+    if (!boosted && now >= s->refused_until.load(std::memory_order_relaxed)) {
       bool by_length = warm && length >= 2 && length > s->factor * avg_length;
       bool by_hol = warm && hol >= threshold;
       bool by_overload = hol >= s->max_delay_ns;
@@ -369,16 +442,16 @@ void QueueMonitor::Monitor(Shared* s) {
         Why why = by_length ? Why::kLength
                   : by_hol  ? Why::kHeadOfLine
                             : Why::kOverload;
-        if (BeginBoost(s, now, why)) refused_until = now + 16 * s->sample_ns;
+        BeginBoost(s, now, why, seq);
         boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
-        boost_seq = seq;
       }
     } else if (boosted) {
       // Held through the iteration it began in (the backlog, the long
       // callback, is still being processed), then while any signal is
       // still above its baseline; the loop ends it itself when it is about
       // to wait again.
-      bool hold = seq == boost_seq || (length >= 2 && length > avg_length) ||
+      bool hold = seq == s->boost_seq.load(std::memory_order_relaxed) ||
+                  (length >= 2 && length > avg_length) ||
                   double(hol) > avg_busy || hol >= s->max_delay_ns ||
                   s->last_busy_ns.load(std::memory_order_relaxed) >=
                       (threshold < s->max_delay_ns ? threshold : s->max_delay_ns);
@@ -387,9 +460,7 @@ void QueueMonitor::Monitor(Shared* s) {
         boosted = false;
       }
     }
-    // Boosted, only the end is left to see, and the loop sees most ends
-    // itself: look less often.
-    SleepNs(s, boosted ? 4 * s->sample_ns : s->sample_ns);
+    SleepNs(s, NextLook(s, boosted, warm, hol, threshold, now));
   }
   EndBoost(s, MonoNs());
 }
