@@ -18,7 +18,8 @@
  *
  * Calls go one way: the governor (eb_governor.c) calls eb_policy.c (and
  * eb_decide.c for the frequencies it shows, eb_settings.c for the tunables
- * it keeps, which calls none), the hint device (eb_dev.c,
+ * it keeps, which calls none, and eb_client.c to end the votes on a policy
+ * whose budget is spent), the hint device (eb_dev.c,
  * eb_client.c) calls eb_votes.c, and the policy logic calls neither.
  * Within it, eb_votes.c and eb_policy.c call eb_apply.c, eb_decide.c and
  * eb_budget.c; eb_apply.c calls eb_decide.c, which calls eb_budget.c,
@@ -32,8 +33,11 @@
  *   eb_clients_lock (mutex) -> eb_client.lock (raw) -> eb_policy.lock (raw)
  *   eb_client.lock (raw) -> eb_share.lock (raw)
  *   eb_policy.work_lock (mutex) -> eb_policy.lock (raw)
- *   eb_global_tunables_lock, gov_attr_set.update_lock -> eb_settings_lock
- *   (mutexes; eb_settings_lock nests nothing)
+ *   policy->rwsem (cpufreq core) -> eb_global_tunables_lock ->
+ *     gov_attr_set.update_lock -> eb_settings_lock (mutexes; it nests nothing)
+ *   gov_attr_set.update_lock -> eb_policy.work_lock (a store retunes)
+ * eb_gov_exit() drains the tunables' sysfs stores under
+ * eb_global_tunables_lock: a store must never take it.
  * eb_clients_lock (eb_client.c) guards the clients and the shares; the
  * budget sweep, eb_clients_end_votes(), takes each client's lock under it.
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget

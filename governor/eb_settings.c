@@ -7,9 +7,14 @@
  * policy switches to another governor.  For eventboost the tunables are the
  * energy policy, so they are kept here while the module is loaded: one
  * record per policy, by the N of its sysfs policyN (which the cpufreq core
- * keeps across hotplug), or one for the global tunables.  New tunables start
- * from their record, and every write to a tunable is copied into it.
+ * keeps across hotplug and suspend), or one for the global tunables.  New
+ * tunables start from their record, and every write to a tunable is copied
+ * into it.  A record names the driver and CPUs it was set for: a policyN
+ * that a driver reload or swap recreated over other CPUs, or for another
+ * driver, starts from the defaults instead.
  */
+#include <linux/cpufreq.h>
+#include <linux/cpumask.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -22,6 +27,8 @@
 struct eb_settings {
 	struct list_head node;
 	unsigned int key;		/* policy N, or EB_SETTINGS_GLOBAL */
+	char driver[CPUFREQ_NAME_LEN];	/* set for this driver */
+	struct cpumask cpus;		/* and these CPUs (none: global) */
 	unsigned int base_khz;
 	unsigned int boost_khz;
 	unsigned int max_boost_us;
@@ -32,41 +39,51 @@ struct eb_settings {
 static LIST_HEAD(eb_settings_list);
 static DEFINE_MUTEX(eb_settings_lock);	/* the list and every record */
 
-/* The record of @key; a new one has the defaults. */
-static struct eb_settings *eb_settings_get(unsigned int key)
+static void eb_settings_defaults(struct eb_settings *s)
+{
+	s->base_khz = 0;
+	s->boost_khz = 0;
+	s->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
+	s->budget_pct = EB_DEFAULT_BUDGET_PCT;
+	s->rate_limit_us = EB_DEFAULT_RATE_LIMIT_US;
+}
+
+/*
+ * The record of @key, for @driver and @cpus (NULL: global); a new one, or
+ * one kept for another driver or other CPUs, has the defaults.
+ */
+static struct eb_settings *eb_settings_get(unsigned int key,
+					   const char *driver,
+					   const struct cpumask *cpus)
 {
 	struct eb_settings *s;
 
 	lockdep_assert_held(&eb_settings_lock);
-	list_for_each_entry(s, &eb_settings_list, node)
-		if (s->key == key)
+	list_for_each_entry(s, &eb_settings_list, node) {
+		if (s->key != key)
+			continue;
+		if (!strcmp(s->driver, driver) &&
+		    (!cpus || cpumask_equal(&s->cpus, cpus)))
 			return s;
+		if (key == EB_SETTINGS_GLOBAL)
+			pr_info("eventboost: the kept global tunables were for another driver: defaults\n");
+		else
+			pr_info("eventboost: policy%u: the kept tunables were for another driver or other CPUs: defaults\n",
+				key);
+		goto reset;
+	}
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return NULL;
 	s->key = key;
-	s->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
-	s->budget_pct = EB_DEFAULT_BUDGET_PCT;
-	s->rate_limit_us = EB_DEFAULT_RATE_LIMIT_US;
 	list_add(&s->node, &eb_settings_list);
+reset:
+	strscpy(s->driver, driver, sizeof(s->driver));
+	cpumask_clear(&s->cpus);
+	if (cpus)
+		cpumask_copy(&s->cpus, cpus);
+	eb_settings_defaults(s);
 	return s;
-}
-
-/*
- * A kept frequency outside the hardware range (the driver's range changed
- * since it was set) is refused as a write of it would be: the default.
- */
-static unsigned int eb_settings_khz(struct eb_policy *ebp, const char *name,
-				    unsigned int khz)
-{
-	struct cpufreq_policy *policy = ebp->policy;
-
-	if (eb_khz_valid(policy, khz))
-		return khz;
-	pr_info("eventboost: policy%u: %s %u kHz is outside the hardware range %u..%u kHz now: default\n",
-		ebp->nr, name, khz, policy->cpuinfo.min_freq,
-		policy->cpuinfo.max_freq);
-	return 0;
 }
 
 static void eb_settings_copy(struct eb_settings *s,
@@ -81,30 +98,30 @@ static void eb_settings_copy(struct eb_settings *s,
 
 /*
  * Fill new tunables @t, before anyone can see them, with the settings kept
- * for @ebp's policy (@global: for the global tunables), checked against that
- * policy as writes are.  The record then holds what is in effect.
+ * for @ebp's policy (@global: for the global tunables).  They were checked
+ * when written; a kept frequency the policy's limits no longer allow is
+ * clamped when applied, as a written one is, and stays kept.
  */
 int eb_settings_restore(struct eb_tunables *t, struct eb_policy *ebp,
 			bool global)
 {
+	const char *driver = cpufreq_get_current_driver();
 	struct eb_settings *s;
 
 	mutex_lock(&eb_settings_lock);
-	s = eb_settings_get(global ? EB_SETTINGS_GLOBAL : ebp->nr);
+	s = eb_settings_get(global ? EB_SETTINGS_GLOBAL : ebp->nr,
+			    driver ? driver : "",
+			    global ? NULL : ebp->policy->related_cpus);
 	if (!s) {
 		mutex_unlock(&eb_settings_lock);
 		return -ENOMEM;
 	}
 	t->settings = s;
-	t->base_khz = eb_settings_khz(ebp, "base_freq", s->base_khz);
-	t->boost_khz = eb_settings_khz(ebp, "boost_freq", s->boost_khz);
-	t->max_boost_us = eb_max_boost_us_valid(s->max_boost_us) ?
-			  s->max_boost_us : EB_DEFAULT_MAX_BOOST_US;
-	t->budget_pct = eb_budget_pct_valid(s->budget_pct) ?
-			s->budget_pct : EB_DEFAULT_BUDGET_PCT;
-	t->rate_limit_us = eb_rate_limit_us_valid(s->rate_limit_us) ?
-			   s->rate_limit_us : EB_DEFAULT_RATE_LIMIT_US;
-	eb_settings_copy(s, t);
+	t->base_khz = s->base_khz;
+	t->boost_khz = s->boost_khz;
+	t->max_boost_us = s->max_boost_us;
+	t->budget_pct = s->budget_pct;
+	t->rate_limit_us = s->rate_limit_us;
 	mutex_unlock(&eb_settings_lock);
 	return 0;
 }

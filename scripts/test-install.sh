@@ -143,13 +143,15 @@ for i in 0 1 2; do
 done
 # (ebctl writes no newline, as into sysfs.)
 tun() { echo $(for x in "$f"/policy*/eventboost/"$1"; do echo "$(cat "$x")"; done); }
+cat "$f/policy0/scaling_governor" > "$f/gov0.before"
 t "select-governor sets EVENTBOOST_SETTINGS with ebctl on the policies it selected only" \
 	'EVENTBOOST_SETTINGS="base=1.6GHz budget_pct=30" sel 0 1 >/dev/null &&
 	 [ "$(tun base_freq)" = "1600000 1600000 0" ] && [ "$(tun budget_pct)" = "30 30 50" ]'
-t "select-governor: settings ebctl refuses fail the start, say why, and change nothing" \
+t "select-governor: settings ebctl refuses fail the start, say why, change nothing, give the governor back" \
 	'EVENTBOOST_SETTINGS="budget=40% base=9GHz" sel 0 >/dev/null 2>"$f/err"; [ $? = 1 ] &&
 	 grep -q "outside policy0" "$f/err" && grep -q "EVENTBOOST_SETTINGS=.* not applied" "$f/err" &&
-	 [ "$(tun base_freq)" = "1600000 1600000 0" ] && [ "$(tun budget_pct)" = "30 30 50" ]'
+	 [ "$(tun base_freq)" = "1600000 1600000 0" ] && [ "$(tun budget_pct)" = "30 30 50" ] &&
+	 [ "$(cat "$f/policy0/scaling_governor")" = "$(cat "$f/gov0.before")" ] && [ ! -e "$f.run/policy0.governor" ]'
 t "no cpufreq policy (a VM): the selector says why and fails" \
 	'mkdir -p "$f.empty" && EBCTL_CPUFREQ_DIR=$f.empty "$d/usr/sbin/eventboost-select-governor" all 2>"$f/err"; [ $? = 1 ] &&
 	 grep -q "hypervisor owns the clock" "$f/err"'

@@ -27,10 +27,14 @@ tun() { for p in "$CF"/policy*; do cat "$p/eventboost/$1"; done | sort -u; }
 
 all_gov performance
 all_gov eventboost
-# A governor switch keeps the tunables: the default frequencies (0) here.
+# A governor switch keeps the tunables: the defaults here, whatever the
+# suites before left (0: the default frequency).
 for p in "$CF"/policy*; do
 	echo 0 > "$p/eventboost/base_freq"
 	echo 0 > "$p/eventboost/boost_freq"
+	echo 50 > "$p/eventboost/budget_pct"
+	echo 100000 > "$p/eventboost/max_boost_us"
+	echo 1000 > "$p/eventboost/rate_limit_us"
 done
 echo "1..25"
 t "status shows each policy on eventboost" \

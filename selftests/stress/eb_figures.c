@@ -672,6 +672,22 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	pol = st.policy_cpu;
+	/*
+	 * The module keeps tunables across governor switches and a driver
+	 * reload: start from the default frequencies and rate limit whatever
+	 * ran before (budget and watchdog are set below), and read them back.
+	 */
+	if (set_tunable("base_freq", 0) || set_tunable("boost_freq", 0) ||
+	    set_tunable("rate_limit_us", 1000)) {
+		fprintf(stderr, "eb_figures: cannot reset policy%d's tunables\n", pol);
+		return 2;
+	}
+	fd = open(EB_DEV, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || eb_policy_stats(fd, cpu, &st)) {
+		fprintf(stderr, "eb_figures: cannot read policy%d\n", pol);
+		return 2;
+	}
+	close(fd);
 	base_khz = st.base_khz;
 	boost_khz = st.boost_khz;
 	printf("# figures on cpu%d (policy%d, %s): base %u boost %u kHz\n", cpu,

@@ -116,6 +116,7 @@ for d in $cf/policy*/eventboost $cf/eventboost; do
 	echo 0 >"$d/boost_freq"
 	echo 50 >"$d/budget_pct"
 	echo 100000 >"$d/max_boost_us"
+	echo 1000 >"$d/rate_limit_us"
 done
 if "$bin" -i; then tap OK "no vote or boost left: every policy at base"
 else tap FAIL "a policy is boosted or not at base after the run"; fi
