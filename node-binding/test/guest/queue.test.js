@@ -17,6 +17,28 @@ const snap = () => { const s = eb.stats(); return { ...s.queue, kernelBoosted: !
 const spin = (ms) => { const t = process.cpuUsage(); for (;;) { const d = process.cpuUsage(t); if (d.user + d.system >= ms * 1000) return; } };
 `;
 
+// A Worker on CPU 0 with N connections to the loop's server (workerData:
+// N, port, warm, every): warm-up messages ('w') one at a time, every ms
+// apart, then 'warm' to the main thread, and a burst ('b' on every
+// connection) at each message from it.
+const BURSTER = `
+const BURSTER = \`
+  const { parentPort, workerData } = require('node:worker_threads');
+  const net = require('node:net');
+  require('node:child_process').execFileSync('taskset', ['-pc', '0',
+    require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()], { stdio: 'ignore' });
+  const socks = [];
+  for (let i = 0; i < workerData.N; i++) socks.push(net.connect(workerData.port, '127.0.0.1'));
+  let k = 0;
+  const warm = () => {
+    if (k < workerData.warm) { socks[k++ % socks.length].write('w'); setTimeout(warm, workerData.every); }
+    else parentPort.postMessage('warm');
+  };
+  setTimeout(warm, 200);
+  parentPort.on('message', () => { for (const c of socks) c.write('b'); });
+\`;
+`;
+
 test('Worker: a Worker that ran Queue-Boost ends cleanly when the main thread never loaded the addon', async () => {
   // No PRELUDE: the main thread must not load the addon itself.
   const r = await h.runNode(`
@@ -43,7 +65,7 @@ let n = 0;
 
 test('Queue-Boost: a burst of ready connections boosts by length while the burst runs', async (t) => {
   h.clear();
-  const r = await h.runNode(h.PRELUDE + SNAP + `
+  const r = await h.runNode(h.PRELUDE + SNAP + BURSTER + `
 const net = require('node:net');
 const { Worker } = require('node:worker_threads');
 pin(process.pid, 1);
@@ -69,19 +91,7 @@ const server = net.createServer((c) => c.on('data', (d) => {
 }));
 let w;
 server.listen(0, '127.0.0.1', () => {
-  w = new Worker(\`
-    const { parentPort, workerData } = require('node:worker_threads');
-    const net = require('node:net');
-    require('node:child_process').execFileSync('taskset', ['-pc', '0',
-      require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()], { stdio: 'ignore' });
-    const socks = [];
-    for (let i = 0; i < workerData.N; i++) socks.push(net.connect(workerData.port, '127.0.0.1'));
-    let k = 0;
-    // Warm-up: 80 single messages, one at a time; then a burst on request.
-    const warm = () => { if (k < 80) { socks[k++ % socks.length].write('w'); setTimeout(warm, 10); } else parentPort.postMessage('warm'); };
-    setTimeout(warm, 200);
-    parentPort.on('message', () => { for (const c of socks) c.write('b'); });
-  \`, { eval: true, workerData: { N, port: server.address().port } });
+  w = new Worker(BURSTER, { eval: true, workerData: { N, port: server.address().port, warm: 80, every: 10 } });
   w.on('message', () => setTimeout(() => w.postMessage('burst'), 300));
 });
 function finish() {
@@ -101,7 +111,7 @@ function finish() {
 });
 
 test('Queue-Boost: a burst that arrives while the loop is busy boosts by length while it runs', async (t) => {
-  const r = await h.runNode(h.PRELUDE + SNAP + `
+  const r = await h.runNode(h.PRELUDE + SNAP + BURSTER + `
 const net = require('node:net');
 const { Worker } = require('node:worker_threads');
 pin(process.pid, 1);
@@ -128,19 +138,7 @@ const server = net.createServer((c) => c.on('data', (d) => {
 let w;
 const burst = () => { atStart = snap(); w.postMessage('burst'); };
 server.listen(0, '127.0.0.1', () => {
-  w = new Worker(\`
-    const { parentPort, workerData } = require('node:worker_threads');
-    const net = require('node:net');
-    require('node:child_process').execFileSync('taskset', ['-pc', '0',
-      require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()], { stdio: 'ignore' });
-    const socks = [];
-    for (let i = 0; i < workerData.N; i++) socks.push(net.connect(workerData.port, '127.0.0.1'));
-    let k = 0;
-    // Warm-up: 40 single messages, one at a time; then a burst on request.
-    const warm = () => { if (k < 40) { socks[k++ % socks.length].write('w'); setTimeout(warm, 20); } else parentPort.postMessage('warm'); };
-    setTimeout(warm, 200);
-    parentPort.on('message', () => { for (const c of socks) c.write('b'); });
-  \`, { eval: true, workerData: { N, port: server.address().port } });
+  w = new Worker(BURSTER, { eval: true, workerData: { N, port: server.address().port, warm: 40, every: 20 } });
   w.on('message', () => setTimeout(burst, 300));
   setImmediate(bg);
 });
