@@ -18,7 +18,10 @@ export interface StartOptions {
   queue?: boolean;
   /** Dynamic thresholds are the running averages times this factor (1..100). Default 2.5. */
   queueFactor?: number;
-  /** The monitor's period while the loop works with iterations shorter than this, and the shortest time between two of its timed looks, µs (100..1000000). Default 1000. */
+  /**
+   * The monitor's period while the loop works with iterations shorter than this, and the
+   * shortest time between two of its timed looks, µs (100..1000000). Default 1000.
+   */
   sampleUs?: number;
   /**
    * Queue-Boost's overload bound in ms (1..60000): a loop kept from its queue this
