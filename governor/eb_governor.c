@@ -15,6 +15,29 @@
 static struct eb_tunables *eb_global_tunables;
 static DEFINE_MUTEX(eb_global_tunables_lock);
 
+/* What a store accepts: each tunable's range. */
+static bool eb_khz_valid(const struct cpufreq_policy *policy, unsigned int khz)
+{
+	/* 0: the default; else within the hardware range */
+	return !khz || (khz >= policy->cpuinfo.min_freq &&
+			khz <= policy->cpuinfo.max_freq);
+}
+
+static bool eb_max_boost_us_valid(unsigned int us)
+{
+	return us && us <= EB_MAX_MAX_BOOST_US;
+}
+
+static bool eb_budget_pct_valid(unsigned int pct)
+{
+	return pct && pct <= 100;
+}
+
+static bool eb_rate_limit_us_valid(unsigned int us)
+{
+	return us <= EB_MAX_RATE_LIMIT_US;
+}
+
 static struct eb_tunables *to_eb_tunables(struct gov_attr_set *attr_set)
 {
 	return container_of(attr_set, struct eb_tunables, attr_set);

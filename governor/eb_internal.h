@@ -91,33 +91,6 @@ struct eb_tunables {
 	unsigned int rate_limit_us;
 };
 
-/*
- * The values a write to each tunable accepts; a kept setting must still
- * pass them to be restored (eb_settings.c).
- */
-static inline bool eb_khz_valid(const struct cpufreq_policy *policy,
-				unsigned int khz)
-{
-	/* 0: the default; else within the hardware range */
-	return !khz || (khz >= policy->cpuinfo.min_freq &&
-			khz <= policy->cpuinfo.max_freq);
-}
-
-static inline bool eb_max_boost_us_valid(unsigned int us)
-{
-	return us && us <= EB_MAX_MAX_BOOST_US;
-}
-
-static inline bool eb_budget_pct_valid(unsigned int pct)
-{
-	return pct && pct <= 100;
-}
-
-static inline bool eb_rate_limit_us_valid(unsigned int us)
-{
-	return us <= EB_MAX_RATE_LIMIT_US;
-}
-
 struct eb_counters {
 	u64 hints[EB_NR_REASONS];
 	u64 boosts;
