@@ -5,7 +5,8 @@
 // percentiles, energy with and without idle and uncore power, a bootstrap
 // interval, and (for eventboost policies) hints the kernel saw; no run of
 // the reference may have seen a hint, every run had CPU 0 idle enough for
-// the emulation; and raw.json.gz beside it must
+// the emulation, and every repetition was calibrated (the testbed check's
+// job at both clocks); and raw.json.gz beside it must
 // reproduce every case's percentiles.
 // --reps N: every case pools N repetitions (an extended run's).
 //   node check-results.js RESULTS.json [--reps N] POLICY...
@@ -58,6 +59,14 @@ if (fs.existsSync(rawFile)) {
   check(raw.runs.every((r) => r.seen && r.seen.others === 0), 'no run saw hints from another policy\'s server');
   const cpu0 = raw.runs.map((r) => r.cpu0Busy);
   check(cpu0.every((x) => Number.isFinite(x) && x <= raw.cpu0BusyMax), `every run measured with CPU 0 idle enough for the emulation (busy at most ${Math.max(...cpu0)} <= ${raw.cpu0BusyMax})`);
+  // The testbed check's job ran before every repetition, at both clocks
+  // (its ratio is not judged here: a test never asserts a time).
+  const repKeys = [...new Set(raw.runs.map((r) => `${r.service} ${r.phase} rep ${r.rep}`))];
+  const blocks = raw.calibrations || [];
+  check(repKeys.every((k) => blocks.some((b) => `${b.service} ${b.phase} rep ${b.rep}` === k && b.pairs.length > 0 &&
+    b.pairs.every((x) => x.full.ms > 0 && x.slow.ms > 0 && x.full.busyNsByKhz['4000000'] > 0 && x.slow.busyNsByKhz['2600000'] > 0))),
+  `a calibration block, its job timed at 4.0 and 2.6 GHz, for each of ${repKeys.join(', ')} (${blocks.length} blocks)`);
+  check(Array.isArray(res.testbed) && res.testbed.length === blocks.length, 'results.json shows every calibration block');
   const pct = (s, q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
   const bad = res.cases.filter((c) => {
     const lat = raw.runs.filter((r) => (r.phase || 'headline') === c.phase && r.service === c.service &&

@@ -333,6 +333,66 @@ async function run(svc, p, rate, ph, seed) {
   return r;
 }
 
+// ---- The testbed check (analyze.js judges it) ------------------------------
+// The emulated clock must hold through the experiment: before every
+// repetition, CALIB_PAIRS pairs of one fixed CPU-bound job (sha256sum of
+// CALIB_MB in tmpfs) on CPU 1, every server stopped, at fixed 4.0 GHz and
+// then 2.6 GHz (the userspace governor).  Its work cannot move with a
+// policy or a backlog, as a request's does: the first full run checked the
+// requests' own cycles and failed because their work followed the backlog
+// (docs/evidence/2026-11-24-stopped-full-run).  A pair during which CPU 0
+// was busy over CPU0_BUSY_MAX is measured again, as a run is, up to
+// CALIB_TRIES pairs in all; the block is kept whatever it shows.  (A phase
+// with fixedPct emulates that share at full speed: its own 1/f.)  One
+// shell on CPU 1 runs the job when asked: a fork and exec from the driver
+// would keep CPU 0 busy for a fifth of a short job.
+const CALIB_FILE = '/tmp/experiment-calibration.bin';
+const CALIB_MB = QUICK ? 8 : 24;
+const CALIB_PAIRS = QUICK ? 2 : 5;
+const CALIB_TRIES = 20;
+const calibrations = PRIOR ? [...(PRIOR.calibrations || [])] : [];
+let calibShell = null;
+
+async function calibJob() {
+  if (!calibShell) {
+    calibShell = spawn('taskset', ['-c', '1', 'sh', '-c',
+      `while read -r _; do sha256sum ${CALIB_FILE} >/dev/null && echo done || echo failed; done`],
+    { stdio: ['pipe', 'pipe', 'inherit'] });
+    await calibJob(); // untimed: the shell's start and the file's first read
+  }
+  return new Promise((resolve, reject) => {
+    calibShell.stdout.once('data', (d) => (String(d).startsWith('done') ? resolve() : reject(new Error(`calibration job: ${d}`))));
+    calibShell.stdin.write('go\n');
+  });
+}
+
+async function timedJob(p) {
+  setGovernor(p);
+  const i0 = idleUs(0);
+  const b0 = busy();
+  const t0 = process.hrtime.bigint();
+  await calibJob();
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu0Busy = 1 - (idleUs(0) - i0) / 1e3 / ms;
+  return { ms: Math.round(ms * 100) / 100, busyNsByKhz: delta(b0, busy()), cpu0Busy: Math.round(cpu0Busy * 1e4) / 1e4 };
+}
+
+async function calibrate(svc, ph, rep) {
+  const full = POLICIES.find((p) => p.name === 'fixed-4.0');
+  const slow = POLICIES.find((p) => p.name === 'fixed-2.6');
+  const block = { service: svc.name, phase: ph.name, rep, fixedPct: ph.fixedPct, pairs: [], discarded: [] };
+  await alone(null, async () => {
+    for (let tries = 0; block.pairs.length < CALIB_PAIRS && tries < CALIB_TRIES; tries++) {
+      const pair = { full: await timedJob(full), slow: await timedJob(slow) };
+      (Math.max(pair.full.cpu0Busy, pair.slow.cpu0Busy) > CPU0_BUSY_MAX ? block.discarded : block.pairs).push(pair);
+    }
+  });
+  calibrations.push(block);
+  const ratios = block.pairs.map((x) => (x.slow.ms / x.full.ms).toFixed(2));
+  log(`${svc.name} ${ph.name} rep ${rep}: calibration, 2.6 GHz took ${ratios.join(', ')}x the 4.0 GHz time (1/f: 1.54x); ` +
+    `${block.discarded.length} pairs measured again (CPU 0 busy)`);
+}
+
 // A run during which CPU 0 was busy over CPU0_BUSY_MAX is measured again,
 // up to twice (the same arrivals): a passing spell on the host must not
 // void hours of runs.  The discarded ones stay in raw.json (discarded);
@@ -356,12 +416,13 @@ async function main() {
   fs.rmSync(`${app}/node_modules/eventboost`, { force: true });
   fs.symlinkSync(path.join(TOP, 'node-binding'), `${app}/node_modules/eventboost`);
   sh(process.execPath, [path.join(__dirname, 'make-db.js'), '/tmp/experiment-db.json', '100']);
+  sh('dd', ['if=/dev/urandom', `of=${CALIB_FILE}`, 'bs=1M', `count=${CALIB_MB}`, 'status=none']);
   const runs = PRIOR ? [...PRIOR.runs] : [];
   const discarded = PRIOR ? [...(PRIOR.discarded || [])] : [];
   const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({
     secs: SECS, warm: WARM, grace: GRACE, config: CONFIG, quick: QUICK,
     reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, skipped, contaminated,
-    disturbed, cpu0BusyMax: CPU0_BUSY_MAX, discarded, runs,
+    disturbed, cpu0BusyMax: CPU0_BUSY_MAX, calibrations, discarded, runs,
   }));
   for (const m of skipped) log(`phase ${m}: skipped`);
   const started = Date.now();
@@ -409,6 +470,8 @@ async function main() {
       setFixedPct(ph.fixedPct);
       const firstRep = Math.max(-1, ...prior.filter((r) => r.phase === ph.name).map((r) => r.rep)) + 1;
       for (let rep = firstRep; rep < firstRep + ph.reps; rep++) {
+        await calibrate(svc, ph, rep);
+        save();
         for (const f of RATES) {
           const rate = Math.max(1, Math.round(f * cap));
           // Alternate: each repetition starts the rotation elsewhere; every
@@ -429,6 +492,7 @@ async function main() {
     setFixedPct(0);
     await stopServers();
   }
+  if (calibShell) calibShell.stdin.end();
   if (contaminated.length) {
     console.error(`experiment: runs that must see no hints saw some:\n  ${contaminated.join('\n  ')}`);
     write(path.join(OUT, 'result'), 1);
