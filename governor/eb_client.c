@@ -55,6 +55,8 @@ static void eb_client_arm(struct eb_client *c, u64 now)
 
 	if (c->share_ns > c->used_ns && c->share_ns - c->used_ns < TICK_NSEC)
 		next = min(next, now + c->share_ns - c->used_ns);
+	if (c->fair_left_ns < TICK_NSEC)
+		next = min(next, now + c->fair_left_ns);
 	if (c->votes & EB_VOTE_TIMED)
 		next = min(next, c->timed_end_ns);
 	/*
@@ -77,7 +79,7 @@ int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 {
 	int from = -1;
 
-	eb_client_account(c, now);
+	eb_client_account(c, now, 0);
 	if (c->votes && (!votes || cpu != c->vote_cpu)) {
 		from = c->vote_cpu;
 		eb_cpu_vote_del(from);
@@ -120,7 +122,7 @@ enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 		wd_cpu = c->vote_cpu;
 		cause = EB_END_WATCHDOG;
 	}
-	eb_client_account(c, now);
+	eb_client_account(c, now, 0);
 	if (votes && cause < 0 && c->used_ns >= c->share_ns)
 		cause = EB_END_CLIENT_BUDGET;
 	if (cause >= 0) {
@@ -129,6 +131,13 @@ enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 					  div_u64(now - c->vote_start_ns,
 						  NSEC_PER_USEC));
 		votes = 0;
+	} else if (votes & c->over) {
+		/* A kind at its fair part of the share ends alone. */
+		trace_eventboost_vote_end(c->vote_cpu, task_pid_nr(c->task),
+					  EB_END_CLIENT_BUDGET, votes & c->over,
+					  div_u64(now - c->vote_start_ns,
+						  NSEC_PER_USEC));
+		votes &= ~c->over;
 	}
 	if (eb_task_gone(c->task))
 		votes = 0;
@@ -185,8 +194,8 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 	c->share_ns = share;
 	votes = (c->votes | set) & ~clear;
 	if (set & ~c->votes || (set & EB_VOTE_TIMED)) {
-		eb_client_account(c, now);
-		ret = c->used_ns >= share ? -EBUSY : 0;
+		eb_client_account(c, now, set);
+		ret = c->used_ns >= share || (set & c->over) ? -EBUSY : 0;
 		if (!ret)
 			ret = eb_cpu_may_boost(cpu, now);
 		if (ret) {

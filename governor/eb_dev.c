@@ -107,7 +107,8 @@ static long eb_ioc_version(void __user *uarg)
 		return -EINVAL;
 	v.abi_version = EB_ABI_VERSION;
 	v.features = EB_FEAT_GC | EB_FEAT_QUEUE | EB_FEAT_TIMED |
-		     EB_FEAT_BIND | EB_FEAT_POLICY_STATS | EB_FEAT_CLIENT_INFO;
+		     EB_FEAT_BIND | EB_FEAT_POLICY_STATS | EB_FEAT_CLIENT_INFO |
+		     EB_FEAT_FAIR_SHARE;
 	return copy_to_user(uarg, &v, sizeof(v)) ? -EFAULT : 0;
 }
 
@@ -192,6 +193,7 @@ static int eb_open(struct inode *inode, struct file *file)
 	c->vote_cpu = -1;
 	c->max_boost_us = EB_DEFAULT_MAX_BOOST_US;
 	c->share_ns = U64_MAX;
+	c->fair_left_ns = U64_MAX;
 
 	mutex_lock(&eb_clients_lock);
 	c->share = eb_share_get(task_tgid(current));

@@ -71,6 +71,8 @@
 /* Frequency changes per policy: at most one per rate_limit_us. */
 #define EB_DEFAULT_RATE_LIMIT_US	1000U
 #define EB_MAX_RATE_LIMIT_US	100000U
+/* The kinds of vote, EB_VOTE_GC to EB_VOTE_TIMED. */
+#define EB_NR_VOTE_KINDS	3
 /* One process's votes may use at most this share of its policy's budget. */
 #define EB_CLIENT_BUDGET_SHARE_PCT	50U
 #define EB_BUDGET_WINDOW_NS	NSEC_PER_SEC
@@ -162,6 +164,10 @@ struct eb_share {
 	raw_spinlock_t lock;		/* the window; nests in eb_client.lock */
 	u64 win_start_ns;
 	u64 win_used_ns;
+	/* Per kind of vote (EB_VOTE_* bit): held time this window. */
+	u64 kind_ns[EB_NR_VOTE_KINDS];
+	unsigned int wanted;		/* EB_VOTE_* asked for this window */
+	unsigned int wanted_before;	/* ... and in the window before */
 };
 
 /* One per open file of /dev/eventboost (eb_dev.c). */
@@ -181,6 +187,8 @@ struct eb_client {
 	u64 acct_ns;			/* held time charged up to */
 	u64 used_ns;			/* the process's share used, at acct_ns */
 	u64 share_ns;			/* of the last governed vote CPU */
+	unsigned int over;		/* kinds past their fair part, at acct_ns */
+	u64 fair_left_ns;		/* till a held kind reaches its part */
 	unsigned int max_boost_us;	/* of the last governed vote CPU */
 	struct hrtimer timer;
 	struct list_head node;		/* eb_clients, under eb_clients_lock */
@@ -229,7 +237,7 @@ extern struct delayed_work eb_shares_reclaim_work;
 struct eb_share *eb_share_get(struct pid *tgid);
 void eb_share_free(struct eb_share *s);
 void eb_share_put(struct eb_share *s);
-void eb_client_account(struct eb_client *c, u64 now);
+void eb_client_account(struct eb_client *c, u64 now, unsigned int want);
 
 /* eb_client.c: a client's votes; eb_client_set_votes() under c->lock */
 extern struct list_head eb_clients;

@@ -5,10 +5,12 @@
  * window ends.  Its own file: a share outlives its clients, so its
  * lifetime is not the vote state machine's.
  */
+#include <linux/bitops.h>
 #include <linux/hashtable.h>
 #include <linux/jiffies.h>
 #include <linux/pid.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "eb_internal.h"
@@ -108,12 +110,50 @@ static void eb_shares_reclaim(struct work_struct *work)
 }
 
 /*
- * Charge the time the client's votes were held to its process's window;
+ * The kinds of vote a process wants share its share fairly: while more than
+ * one kind was asked for in this window or the one before, each may use
+ * the share less what the others have not yet used of their equal part.
+ * A kind alone (GC-Boost without Queue-Boost, say) may use all of it; two
+ * wanted get at least half each, however long one of them holds its vote.
+ * Sets c->over to the kinds at their limit and c->fair_left_ns to how long
+ * the kinds the client holds or asks for (@want) may go on.  Under s->lock.
+ */
+static void eb_share_fair(struct eb_share *s, struct eb_client *c,
+			  unsigned int want)
+{
+	unsigned int wanted = s->wanted | s->wanted_before;
+	unsigned int n = hweight32(wanted), k, o;
+	u64 share = c->share_ns, fair, reserve, used;
+
+	c->over = 0;
+	c->fair_left_ns = U64_MAX;
+	if (n < 2 || share == U64_MAX)
+		return;
+	fair = div_u64(share, n);
+	for (k = 0; k < EB_NR_VOTE_KINDS; k++) {
+		if (!(wanted & BIT(k)))
+			continue;
+		reserve = 0;
+		for (o = 0; o < EB_NR_VOTE_KINDS; o++)
+			if (o != k && (wanted & BIT(o)))
+				reserve += fair - min(fair, s->kind_ns[o]);
+		used = s->kind_ns[k] + reserve;
+		if (used >= share)
+			c->over |= BIT(k);
+		else if ((c->votes | want) & BIT(k))
+			c->fair_left_ns = min(c->fair_left_ns, share - used);
+	}
+}
+
+/*
+ * Charge the time the client's votes were held to its process's window,
+ * each kind's to its own too, and note the kinds in @want as asked for;
  * roll the window.  Called with c->lock held (irqs off).
  */
-void eb_client_account(struct eb_client *c, u64 now)
+void eb_client_account(struct eb_client *c, u64 now, unsigned int want)
 {
 	struct eb_share *s = c->share;
+	unsigned int k;
 	u64 held = 0;
 
 	if (c->votes && now > c->acct_ns)
@@ -121,10 +161,21 @@ void eb_client_account(struct eb_client *c, u64 now)
 	c->acct_ns = now;
 	raw_spin_lock(&s->lock);
 	s->win_used_ns += held;
+	for (k = 0; k < EB_NR_VOTE_KINDS; k++)
+		if (c->votes & BIT(k))
+			s->kind_ns[k] += held;
 	if (now >= s->win_start_ns + EB_BUDGET_WINDOW_NS) {
+		/* A window that ended a window ago says nothing of today. */
+		s->wanted_before = now < s->win_start_ns + 2 * EB_BUDGET_WINDOW_NS ?
+				   s->wanted : 0;
+		s->wanted = 0;
 		s->win_start_ns = now;
 		s->win_used_ns = 0;
+		memset(s->kind_ns, 0, sizeof(s->kind_ns));
 	}
+	/* A vote still held is still wanted. */
+	s->wanted |= want | c->votes;
 	c->used_ns = s->win_used_ns;
+	eb_share_fair(s, c, want);
 	raw_spin_unlock(&s->lock);
 }

@@ -18,7 +18,7 @@
 
 /* Why a client's votes ended before it let go of them (eventboost_vote_end) */
 #define EB_END_WATCHDOG		0	/* held max_boost_us */
-#define EB_END_CLIENT_BUDGET	1	/* its process's share of the budget */
+#define EB_END_CLIENT_BUDGET	1	/* its process's share, or a kind's part */
 #define EB_END_BUDGET		2	/* the policy's budget_pct is spent */
 
 /*

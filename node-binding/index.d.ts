@@ -57,7 +57,7 @@ export interface Stats {
     kinds: GcKind[];
     /** GCs whose boost hint the kernel accepted. */
     boosts: number;
-    /** Hints refused because the policy's budget was spent. */
+    /** Hints refused (EBUSY): the policy's budget, the process's share of it, or GC's fair part of that share was spent. */
     refused: number;
     errors: number;
     /** Hooked GCs, their total and longest pause. */

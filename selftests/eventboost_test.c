@@ -301,6 +301,7 @@ TEST_F(eb, abi_version)
 	EXPECT_EQ(EB_ABI_VERSION, v.abi_version);
 	EXPECT_TRUE(v.features & EB_FEAT_GC);
 	EXPECT_TRUE(v.features & EB_FEAT_TIMED);
+	EXPECT_TRUE(v.features & EB_FEAT_FAIR_SHARE);
 	memset(&v, 0, sizeof(v));
 	v.reserved[5] = 1;
 	EXPECT_EQ(-1, ioctl(fd, EB_IOC_VERSION, &v));
@@ -828,6 +829,41 @@ TEST_F(eb, one_client_cannot_starve_the_others)
 	ASSERT_EQ(0, eb_policy_stats(a, self->last_cpu, &st));
 	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT);
 	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 100000));
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	close(a);
+}
+
+/*
+ * The kinds of vote a process asks for share its share: GC held as long as
+ * it may, with the queue asked for once in the window, ends at its half
+ * (a later GC hint is refused) and leaves the queue its half to boost
+ * with.  GC alone may spend all of it (one_client_cannot_starve_the_others
+ * does that with timed votes), so the queue's vote ends at the share too.
+ */
+TEST_F(eb, one_kind_cannot_starve_the_other)
+{
+	int pol = self->pol_last, a;
+
+	/* The process's share: 200 ms of the policy's 400 ms per second. */
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "40"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	a = eb_open();
+	ASSERT_GE(a, 0);
+	ASSERT_EQ(0, hint(a, EB_IOC_QUEUE_BUSY));
+	ASSERT_EQ(0, hint(a, EB_IOC_QUEUE_IDLE));
+	ASSERT_EQ(0, hint(a, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	for (int i = 0; i < 400 && client_info(a).votes; i++)
+		msleep(5);
+	EXPECT_EQ(0u, client_info(a).votes) TH_LOG("GC still held past its part");
+	EXPECT_EQ(-EBUSY, hint(a, EB_IOC_GC_ENTER));
+	EXPECT_EQ(0, hint(a, EB_IOC_QUEUE_BUSY)) TH_LOG("GC spent the queue's half");
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	for (int i = 0; i < 400 && client_info(a).votes; i++)
+		msleep(5);
+	EXPECT_EQ(0u, client_info(a).votes);
+	EXPECT_EQ(-EBUSY, hint(a, EB_IOC_QUEUE_BUSY));
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 	close(a);
 }

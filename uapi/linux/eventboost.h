@@ -10,9 +10,13 @@
  * than the policy's max_boost_us (watchdog), when the client's process has
  * used its share (half, for all its clients together) of the policy's
  * budget_pct in its own 1 s window, and when the policy's budget_pct is
- * spent.  A hint for a CPU that eventboost does
- * not govern is accepted and ignored: it starts no vote and ends the
- * client's votes.
+ * spent.  The kinds of vote (GC, queue, timed) a process asked for in that
+ * window or the one before share its share: each may use it less what the
+ * others have not yet used of their equal part, so that a GC vote held
+ * long leaves Queue-Boost its half (a kind alone may use all of it); a
+ * kind at its limit ends alone, and its hints get -EBUSY.  A hint for a
+ * CPU that eventboost does not govern is accepted and ignored: it starts
+ * no vote and ends the client's votes.
  *
  * Stability: ioctl numbers and struct layouts never change.  Structures
  * carry reserved fields that must be zero; new features set bits in
@@ -23,8 +27,9 @@
  * -EFAULT bad pointer, -EPERM caller is not in the bound thread's process,
  * -ESRCH bound thread has exited (rebind), -EBUSY budget spent (retry later),
  * -EBADF a hint or EB_IOC_BIND through a file not opened for writing.
- * A failing call changes nothing, with one exception: -ESRCH also ends the
- * client's votes (they were for the exited thread's CPU).
+ * A failing call changes nothing, with two exceptions: -ESRCH also ends the
+ * client's votes (they were for the exited thread's CPU), and a hint
+ * refused with -EBUSY counts as asking for its kind (the fair share above).
  */
 #ifndef _UAPI_LINUX_EVENTBOOST_H
 #define _UAPI_LINUX_EVENTBOOST_H
@@ -42,6 +47,7 @@
 #define EB_FEAT_BIND		_BITUL(3)
 #define EB_FEAT_POLICY_STATS	_BITUL(4)
 #define EB_FEAT_CLIENT_INFO	_BITUL(5)
+#define EB_FEAT_FAIR_SHARE	_BITUL(6)	/* kinds of vote share the share */
 
 struct eb_version {
 	__u32 abi_version;	/* out: EB_ABI_VERSION */
