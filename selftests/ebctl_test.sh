@@ -48,6 +48,11 @@ t "set base=2600MHz boost=4GHz on all policies" \
 	'$E set base=2600MHz boost=4GHz >/dev/null && [ "$(cat $CF/policy1/eventboost/base_freq)" = 2600000 ] && [ "$(cat $CF/policy0/eventboost/boost_freq)" = 4000000 ]'
 t "set max-boost=50ms budget=30%" \
 	'$E set max-boost=50ms budget=30% >/dev/null && [ "$(cat $CF/policy0/eventboost/max_boost_us)" = 50000 ] && [ "$(cat $CF/policy1/eventboost/budget_pct)" = 30 ]'
+t "set rate-limit=2ms writes rate_limit_us" \
+	'$E set rate-limit=2ms >/dev/null && [ "$(cat $CF/policy0/eventboost/rate_limit_us)" = 2000 ] && [ "$(cat $CF/policy1/eventboost/rate_limit_us)" = 2000 ]'
+t "set rate-limit over 100ms exits 2 and writes nothing" \
+	'$E set rate-limit=101ms 2>/dev/null; [ $? = 2 ] && [ "$(cat $CF/policy0/eventboost/rate_limit_us)" = 2000 ]'
+$E set rate_limit_us=1000 >/dev/null
 t "set with a bad value exits 2 and writes nothing" \
 	'$E set base=2GHz budget=abc 2>/dev/null; [ $? = 2 ] && [ "$(cat $CF/policy0/eventboost/base_freq)" = 2600000 ]'
 t "set with an unknown key exits 2" '$E set turbo=1 2>/dev/null; [ $? = 2 ]'

@@ -122,6 +122,8 @@ static const char set_usage[] =
 "  base=FREQ        frequency without a vote     (base_freq)\n"
 "  boost=FREQ       frequency while boosted      (boost_freq)\n"
 "  max-boost=TIME   watchdog, 1us .. 10s         (max_boost_us)\n"
+"  rate-limit=TIME  frequency changes at most once per TIME, 0 .. 100ms\n"
+"                   (rate_limit_us)\n"
 "  budget=PCT       boosted share of each second, 1 .. 100 (budget_pct)\n"
 "\n"
 "  FREQ: 2.6GHz, 2600MHz, 2600000kHz, 2600000 (bare = kHz), 0 or default;\n"

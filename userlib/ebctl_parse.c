@@ -18,6 +18,7 @@
 #define FRAC_DIGITS	9
 
 #define MAX_BOOST_US_MAX	10000000ULL	/* the kernel's limit: 10 s */
+#define RATE_LIMIT_US_MAX	100000ULL	/* the kernel's: 100 ms */
 
 struct unit {
 	const char *name;
@@ -309,8 +310,12 @@ static const struct ebp_key keys[] = {
 	{ "base", "base_freq", EBP_FREQ, FREQ_FORMS },
 	{ "boost", "boost_freq", EBP_FREQ, FREQ_FORMS },
 	{ "max-boost", "max_boost_us", EBP_DURATION,
-	  "1s, 50ms, 1.5ms, 100us, 100 (us); 1us .. 10s" },
-	{ "budget", "budget_pct", EBP_PCT, "30% or 30; 1 .. 100" },
+	  "1s, 50ms, 1.5ms, 100us, 100 (us); 1us .. 10s",
+	  1, MAX_BOOST_US_MAX },
+	{ "rate-limit", "rate_limit_us", EBP_DURATION,
+	  "1ms, 500us, 500 (us), 0 (none); 0 .. 100ms",
+	  0, RATE_LIMIT_US_MAX },
+	{ "budget", "budget_pct", EBP_PCT, "30% or 30; 1 .. 100", 1, 100 },
 };
 
 const struct ebp_key *ebp_keys(size_t *n)
@@ -345,13 +350,13 @@ int ebp_parse_setting(const struct ebp_key *key, const char *value,
 		*out = v;
 		return 0;
 	case EBP_DURATION:
-		if (ebp_parse_duration_us(value, &us) || !us ||
-		    us > MAX_BOOST_US_MAX)
+		if (ebp_parse_duration_us(value, &us) || us < key->min ||
+		    us > key->max)
 			return -EINVAL;
 		*out = us;
 		return 0;
 	case EBP_PCT:
-		if (ebp_parse_pct(value, &v) || !v)
+		if (ebp_parse_pct(value, &v) || v < key->min || v > key->max)
 			return -EINVAL;
 		*out = v;
 		return 0;

@@ -73,6 +73,7 @@ struct ebp_key {
 	const char *file;	/* tunable file: "max_boost_us" */
 	enum ebp_kind kind;
 	const char *forms;	/* accepted forms, for error messages */
+	unsigned long long min, max;	/* us or % (not for frequencies) */
 };
 
 /* The key called @name ("base") or its file ("base_freq"), or NULL. */
@@ -84,7 +85,7 @@ const struct ebp_key *ebp_keys(size_t *n);
 /*
  * Parse @value for @key into the number written to its tunable file (kHz,
  * us or %), checking the ranges that do not depend on the hardware:
- * max-boost 1 us .. 10 s, budget 1 .. 100.  Frequencies are range-checked
+ * max-boost 1 us .. 10 s, rate-limit 0 .. 100 ms, budget 1 .. 100.  Frequencies are range-checked
  * against the policy by the caller.
  */
 int ebp_parse_setting(const struct ebp_key *key, const char *value,

@@ -240,6 +240,18 @@ static void test_settings(void)
 	       "setting max-boost above 10s is rejected");
 	report(k && ebp_parse_setting(k, "0", &v) == -EINVAL,
 	       "setting max-boost=0 is rejected");
+	k = ebp_find_key("rate-limit");
+	report(k && !strcmp(k->file, "rate_limit_us") &&
+	       !ebp_parse_setting(k, "2ms", &v) && v == 2000,
+	       "setting rate-limit=2ms writes rate_limit_us 2000");
+	report(k && !ebp_parse_setting(k, "0", &v) && v == 0,
+	       "setting rate-limit=0 (no limit) is accepted");
+	report(k && !ebp_parse_setting(k, "100ms", &v) && v == 100000,
+	       "setting rate-limit=100ms is the upper limit");
+	report(k && ebp_parse_setting(k, "100001us", &v) == -EINVAL,
+	       "setting rate-limit above 100ms is rejected");
+	report(ebp_find_key("rate_limit_us") == k && k,
+	       "setting rate_limit_us is the same key");
 	k = ebp_find_key("budget");
 	report(k && !strcmp(k->file, "budget_pct") &&
 	       !ebp_parse_setting(k, "30%", &v) && v == 30,
