@@ -258,13 +258,6 @@ int eb_dev_init(void)
 
 void eb_dev_exit(void)
 {
-	struct hlist_node *tmp;
-	struct eb_share *s;
-	int bkt;
-
 	misc_deregister(&eb_miscdev);
-	/* No client is left: only shares waiting for their window to end. */
-	cancel_delayed_work_sync(&eb_shares_reclaim_work);
-	hash_for_each_safe(eb_shares, bkt, tmp, s, node)
-		eb_share_free(s);
+	eb_shares_exit();
 }

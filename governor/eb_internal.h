@@ -232,11 +232,9 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st);
 
 /* eb_share.c: a process's share; eb_client_account() under c->lock */
 #define EB_SHARES_BITS	6
-extern DECLARE_HASHTABLE(eb_shares, EB_SHARES_BITS);
-extern struct delayed_work eb_shares_reclaim_work;
 struct eb_share *eb_share_get(struct pid *tgid);
-void eb_share_free(struct eb_share *s);
 void eb_share_put(struct eb_share *s);
+void eb_shares_exit(void);
 void eb_client_account(struct eb_client *c, u64 now, unsigned int want);
 
 /* eb_client.c: a client's votes; eb_client_set_votes() under c->lock */

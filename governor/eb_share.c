@@ -15,9 +15,9 @@
 
 #include "eb_internal.h"
 
-DEFINE_HASHTABLE(eb_shares, EB_SHARES_BITS);
+static DEFINE_HASHTABLE(eb_shares, EB_SHARES_BITS);
 static void eb_shares_reclaim(struct work_struct *work);
-DECLARE_DELAYED_WORK(eb_shares_reclaim_work, eb_shares_reclaim);
+static DECLARE_DELAYED_WORK(eb_shares_reclaim_work, eb_shares_reclaim);
 
 /* The share of @tgid's process, with one more client; NULL if no memory. */
 struct eb_share *eb_share_get(struct pid *tgid)
@@ -56,7 +56,7 @@ static u64 eb_share_live_until(struct eb_share *s, u64 now)
 	return s->win_used_ns && now < end ? end : 0;
 }
 
-void eb_share_free(struct eb_share *s)
+static void eb_share_free(struct eb_share *s)
 {
 	hash_del(&s->node);
 	put_pid(s->tgid);
@@ -107,6 +107,21 @@ static void eb_shares_reclaim(struct work_struct *work)
 		queue_delayed_work(system_wq, &eb_shares_reclaim_work,
 				   nsecs_to_jiffies(next - now) + 1);
 	mutex_unlock(&eb_clients_lock);
+}
+
+/*
+ * The device is gone and with it every client: free the shares still
+ * waiting for their window to end.
+ */
+void eb_shares_exit(void)
+{
+	struct hlist_node *tmp;
+	struct eb_share *s;
+	int bkt;
+
+	cancel_delayed_work_sync(&eb_shares_reclaim_work);
+	hash_for_each_safe(eb_shares, bkt, tmp, s, node)
+		eb_share_free(s);
 }
 
 /*
