@@ -107,7 +107,8 @@ async function profiled(script, options, load, t) {
     try {
       const port = await svc.port;
       const results = await openLoop({ port, ...load });
-      assert.strictEqual(results.filter((r) => !r.ok).length, 0, 'every request answered');
+      const failed = results.filter((r) => !r.ok);
+      assert.strictEqual(failed.length, 0, `every request answered; not: ${JSON.stringify(failed.slice(0, 5))}`);
       out = await svc.stop();
     } finally {
       if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
