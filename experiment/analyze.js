@@ -89,6 +89,7 @@ for (const f of rawFiles.slice(1)) {
     process.exit(1);
   }
   raw.runs = raw.runs.concat(more.runs);
+  raw.calibrations = (raw.calibrations || []).concat(more.calibrations || []);
   raw.skipped = [...new Set([...(raw.skipped || []), ...(more.skipped || [])])];
   raw.contaminated = [...(raw.contaminated || []), ...(more.contaminated || [])];
 }
@@ -262,7 +263,7 @@ if (gcPerRun) say(`  V8 major GCs per run: median ${gcPerRun.median} (${gcPerRun
 // checked the requests' own cycles per request instead, and failed: their
 // work follows the backlog (docs/evidence/2026-11-24-stopped-full-run);
 // that ratio is shown below as a diagnostic.
-const calibrations = rawFiles.slice(1).reduce((a, f) => a.concat(readRaw(f).calibrations || []), raw.calibrations || []);
+const calibrations = raw.calibrations || [];
 const testbed = calibrations.map((b) => {
   const want = b.fixedPct / 100 + (1 - b.fixedPct / 100) * (EMU_MAX_KHZ / 2600000);
   const ratio = median(b.pairs.map((x) => x.slow.ms / x.full.ms));

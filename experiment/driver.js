@@ -39,6 +39,10 @@ const PRIOR = process.env.EXPERIMENT_EXTEND ? JSON.parse(fs.readFileSync(process
 if (PRIOR && !PRIOR.cpu0BusyMax) {
   throw new Error('EXPERIMENT_EXTEND: that raw.json is from the earlier testbed (no CPU 0 record, the load inside the guest): its runs cannot be pooled with these');
 }
+// Its repetitions must have been calibrated (the testbed check) as these are.
+if (PRIOR && !PRIOR.calibrations) {
+  throw new Error('EXPERIMENT_EXTEND: that raw.json has no calibration blocks (made before the testbed check timed a fixed job): analyze.js would refuse the pooled run');
+}
 if (PRIOR && PRIOR.secs !== SECS) {
   throw new Error(`EXPERIMENT_EXTEND: its runs last ${PRIOR.secs} s, these ${SECS} s: set EXPERIMENT_SECONDS=${PRIOR.secs}`);
 }
@@ -345,7 +349,8 @@ async function run(svc, p, rate, ph, seed) {
 // CALIB_TRIES pairs in all; the block is kept whatever it shows.  (A phase
 // with fixedPct emulates that share at full speed: its own 1/f.)  One
 // shell on CPU 1 runs the job when asked: a fork and exec from the driver
-// would keep CPU 0 busy for a fifth of a short job.
+// would keep CPU 0 busy for a fifth of a short job; an untimed job starts
+// every block.
 const CALIB_FILE = '/tmp/experiment-calibration.bin';
 const CALIB_MB = QUICK ? 8 : 24;
 const CALIB_PAIRS = QUICK ? 2 : 5;
@@ -353,16 +358,34 @@ const CALIB_TRIES = 20;
 const calibrations = PRIOR ? [...(PRIOR.calibrations || [])] : [];
 let calibShell = null;
 
-async function calibJob() {
-  if (!calibShell) {
-    calibShell = spawn('taskset', ['-c', '1', 'sh', '-c',
-      `while read -r _; do sha256sum ${CALIB_FILE} >/dev/null && echo done || echo failed; done`],
-    { stdio: ['pipe', 'pipe', 'inherit'] });
-    await calibJob(); // untimed: the shell's start and the file's first read
-  }
+// One line from the shell per job: "done", or why not.  A shell that
+// dies, or a job that takes CALIB_TIMEOUT_MS, fails the experiment
+// rather than leave every server stopped.
+const CALIB_TIMEOUT_MS = 120000;
+let calibLines = null;
+
+function calibShellStart() {
+  calibShell = spawn('taskset', ['-c', '1', 'sh', '-c',
+    `while read -r _; do sha256sum ${CALIB_FILE} >/dev/null && echo done || echo failed; done`],
+  { stdio: ['pipe', 'pipe', 'inherit'] });
+  calibLines = require('node:readline').createInterface({ input: calibShell.stdout });
+}
+
+function calibJob() {
+  if (!calibShell) calibShellStart();
   return new Promise((resolve, reject) => {
-    calibShell.stdout.once('data', (d) => (String(d).startsWith('done') ? resolve() : reject(new Error(`calibration job: ${d}`))));
-    calibShell.stdin.write('go\n');
+    const settle = (err) => {
+      clearTimeout(timer);
+      calibLines.off('line', onLine);
+      calibShell.off('exit', onExit);
+      if (err) reject(err); else resolve();
+    };
+    const onLine = (l) => settle(l === 'done' ? null : new Error(`calibration job: ${l}`));
+    const onExit = (code, sig) => settle(new Error(`calibration shell exited (${code ?? sig})`));
+    const timer = setTimeout(() => settle(new Error(`calibration job: no answer in ${CALIB_TIMEOUT_MS} ms`)), CALIB_TIMEOUT_MS);
+    calibLines.on('line', onLine);
+    calibShell.on('exit', onExit);
+    calibShell.stdin.write('go\n', (err) => err && settle(err));
   });
 }
 
@@ -382,6 +405,9 @@ async function calibrate(svc, ph, rep) {
   const slow = POLICIES.find((p) => p.name === 'fixed-2.6');
   const block = { service: svc.name, phase: ph.name, rep, fixedPct: ph.fixedPct, pairs: [], discarded: [] };
   await alone(null, async () => {
+    // Untimed: the first job after a run ran up to 2.6x its time (the
+    // pilot), the page cache and the shell's memory back in place.
+    await calibJob();
     for (let tries = 0; block.pairs.length < CALIB_PAIRS && tries < CALIB_TRIES; tries++) {
       const pair = { full: await timedJob(full), slow: await timedJob(slow) };
       (Math.max(pair.full.cpu0Busy, pair.slow.cpu0Busy) > CPU0_BUSY_MAX ? block.discarded : block.pairs).push(pair);
