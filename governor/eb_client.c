@@ -44,9 +44,25 @@ static u64 eb_client_max_ns(struct eb_client *c)
 }
 
 /*
+ * The process's share of the budget of the policy the votes count on, as
+ * its budget_pct is now; while that CPU is not governed, the last one seen.
+ */
+static u64 eb_client_share_ns(struct eb_client *c)
+{
+	u64 share = 0;
+
+	if (c->vote_cpu >= 0)
+		share = eb_cpu_client_budget_ns(c->vote_cpu);
+	if (share)
+		c->share_ns = share;
+	return c->share_ns;
+}
+
+/*
  * Next check: a tick (to follow migration), timed end, the watchdog, or
- * the end of the process's share of the budget (a share that other
- * clients of the process spend too ends sooner: noticed within a tick).
+ * the end of the process's share of the budget or of a kind's fair part
+ * of it (a share that other clients of the process spend too ends sooner:
+ * noticed within a tick).
  */
 static void eb_client_arm(struct eb_client *c, u64 now)
 {
@@ -79,7 +95,8 @@ int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 {
 	int from = -1;
 
-	eb_client_account(c, now, 0);
+	/* The kinds about to be held: their fair part arms the timer. */
+	eb_client_account(c, now, votes);
 	if (c->votes && (!votes || cpu != c->vote_cpu)) {
 		from = c->vote_cpu;
 		eb_cpu_vote_del(from);
@@ -122,6 +139,8 @@ enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 		wd_cpu = c->vote_cpu;
 		cause = EB_END_WATCHDOG;
 	}
+	/* A budget_pct written since the last hint counts now. */
+	eb_client_share_ns(c);
 	eb_client_account(c, now, 0);
 	if (votes && cause < 0 && c->used_ns >= c->share_ns)
 		cause = EB_END_CLIENT_BUDGET;
@@ -132,7 +151,10 @@ enum hrtimer_restart eb_client_timer_fn(struct hrtimer *timer)
 						  NSEC_PER_USEC));
 		votes = 0;
 	} else if (votes & c->over) {
-		/* A kind at its fair part of the share ends alone. */
+		/*
+		 * A kind at its fair part of the share ends alone (held_us is
+		 * the client's, as for any end).
+		 */
 		trace_eventboost_vote_end(c->vote_cpu, task_pid_nr(c->task),
 					  EB_END_CLIENT_BUDGET, votes & c->over,
 					  div_u64(now - c->vote_start_ns,

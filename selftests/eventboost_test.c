@@ -833,37 +833,101 @@ TEST_F(eb, one_client_cannot_starve_the_others)
 	close(a);
 }
 
+/* What one_kind_cannot_starve_the_other saw, judged once it is known. */
+struct kinds_seen {
+	unsigned int gc_votes_after;	/* votes once GC's part was spent */
+	int gc_again, queue_then, queue_again;
+	long khz_gc, khz_queue, khz_end;
+	unsigned int queue_votes_after;
+	uint64_t ns;			/* first hint to last check */
+};
+
+static void kinds_scenario(int pol, int fd, struct kinds_seen *k)
+{
+	uint64_t t0 = eb_now_ns();
+
+	hint(fd, EB_IOC_QUEUE_BUSY);
+	hint(fd, EB_IOC_QUEUE_IDLE);
+	hint(fd, EB_IOC_GC_ENTER);
+	k->khz_gc = applied_khz(pol, BOOST);
+	for (int i = 0; i < 400 && client_info(fd).votes; i++)
+		msleep(5);
+	k->gc_votes_after = client_info(fd).votes;
+	k->gc_again = hint(fd, EB_IOC_GC_ENTER);
+	k->queue_then = hint(fd, EB_IOC_QUEUE_BUSY);
+	k->khz_queue = applied_khz(pol, BOOST);
+	for (int i = 0; i < 400 && client_info(fd).votes; i++)
+		msleep(5);
+	k->queue_votes_after = client_info(fd).votes;
+	k->queue_again = hint(fd, EB_IOC_QUEUE_BUSY);
+	k->khz_end = applied_khz(pol, BASE);
+	k->ns = eb_now_ns() - t0;
+}
+
 /*
  * The kinds of vote a process asks for share its share: GC held as long as
  * it may, with the queue asked for once in the window, ends at its half
  * (a later GC hint is refused) and leaves the queue its half to boost
  * with.  GC alone may spend all of it (one_client_cannot_starve_the_others
  * does that with timed votes), so the queue's vote ends at the share too.
+ * All of it must happen in one 1 s window of the process's share: a slow
+ * guest that takes longer tries again after two windows (which forget
+ * what was asked), at most three times.
  */
 TEST_F(eb, one_kind_cannot_starve_the_other)
 {
-	int pol = self->pol_last, a;
+	int pol = self->pol_last, a, tries = 0;
+	struct kinds_seen k;
 
-	/* The process's share: 200 ms of the policy's 400 ms per second. */
+	/* The process's share: 100 ms of the policy's 200 ms per second. */
 	for (int i = 0; i < self->npol; i++)
-		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "40"));
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "20"));
 	ASSERT_EQ(0, pin(self->last_cpu));
 	a = eb_open();
 	ASSERT_GE(a, 0);
-	ASSERT_EQ(0, hint(a, EB_IOC_QUEUE_BUSY));
-	ASSERT_EQ(0, hint(a, EB_IOC_QUEUE_IDLE));
-	ASSERT_EQ(0, hint(a, EB_IOC_GC_ENTER));
+	do {
+		if (tries)
+			msleep(2100);
+		kinds_scenario(pol, a, &k);
+	} while (k.ns > 900000000ull && ++tries < 3);
+	ASSERT_LE(k.ns, 900000000ull)
+		TH_LOG("3 tries took over 900 ms of a 1 s window each");
+	EXPECT_EQ(BOOST, k.khz_gc);
+	EXPECT_EQ(0u, k.gc_votes_after) TH_LOG("GC still held past its part");
+	EXPECT_EQ(-EBUSY, k.gc_again);
+	EXPECT_EQ(0, k.queue_then) TH_LOG("GC spent the queue's half");
+	EXPECT_EQ(BOOST, k.khz_queue);
+	EXPECT_EQ(0u, k.queue_votes_after);
+	EXPECT_EQ(-EBUSY, k.queue_again);
+	EXPECT_EQ(BASE, k.khz_end);
+	close(a);
+}
+
+/*
+ * A budget_pct written while a vote is held counts at once: the process's
+ * share of the new budget ends the vote before the policy's own budget is
+ * spent, as if the vote had started under it.
+ */
+TEST_F(eb, a_budget_written_during_a_vote_bounds_it)
+{
+	int pol = self->pol_last, a;
+	struct eb_policy_stats st;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	a = eb_open();
+	ASSERT_GE(a, 0);
+	/* No budget yet (the fixture's 100%): no share either. */
+	ASSERT_EQ(0, eb_boost_for(a, 5000000));
 	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
-	for (int i = 0; i < 400 && client_info(a).votes; i++)
-		msleep(5);
-	EXPECT_EQ(0u, client_info(a).votes) TH_LOG("GC still held past its part");
-	EXPECT_EQ(-EBUSY, hint(a, EB_IOC_GC_ENTER));
-	EXPECT_EQ(0, hint(a, EB_IOC_QUEUE_BUSY)) TH_LOG("GC spent the queue's half");
-	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	/* The process's share now: 200 ms of the policy's 400 ms per second. */
+	for (int i = 0; i < self->npol; i++)
+		ASSERT_EQ(0, set_tunable(self->pols[i], "budget_pct", "40"));
 	for (int i = 0; i < 400 && client_info(a).votes; i++)
 		msleep(5);
 	EXPECT_EQ(0u, client_info(a).votes);
-	EXPECT_EQ(-EBUSY, hint(a, EB_IOC_QUEUE_BUSY));
+	ASSERT_EQ(0, eb_policy_stats(a, self->last_cpu, &st));
+	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT)
+		TH_LOG("the policy's budget ended the vote, not the process's share");
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 	close(a);
 }

@@ -33,7 +33,7 @@ class GcHooks {
  public:
   struct Counters {
     uint64_t boosts = 0;     // GCs whose enter hint the kernel accepted
-    uint64_t refused = 0;    // -EBUSY: the policy's budget was spent
+    uint64_t refused = 0;    // -EBUSY: a budget, share or GC's part spent
     uint64_t errors = 0;     // any other failure
     uint64_t count = 0;      // hooked GCs (outermost prologue)
     uint64_t total_ns = 0;   // time from outermost prologue to epilogue
