@@ -16,6 +16,7 @@
 // length and repetitions, no case in two of them.
 const fs = require('node:fs');
 const path = require('node:path');
+const { calibrationVerdict } = require('./cpu1');
 
 // ---- Power model --------------------------------------------------------
 // Dynamic power P = C * f * V(f)^2 with the published data of a real core:
@@ -251,32 +252,36 @@ say(`\n${runs.length} runs of ${raw.secs} s under QEMU/TCG with emulated DVFS (r
 const majors = runs.filter((r) => r.v8gc).map((r) => r.v8gc.major);
 const gcPerRun = majors.length ? { runs: majors.length, median: median(majors), min: Math.min(...majors), max: Math.max(...majors) } : null;
 if (gcPerRun) say(`  V8 major GCs per run: median ${gcPerRun.median} (${gcPerRun.min}-${gcPerRun.max}) over ${gcPerRun.runs} runs`);
-// The testbed's own check, decided before the run of 2026-11-24's second
-// design: before every repetition the driver timed one fixed CPU-bound job
-// on CPU 1 at fixed 4.0 and 2.6 GHz, CALIB_PAIRS pairs (driver.js,
-// calibrate()).  In every block the median of the pairs' 2.6/4.0 time
-// ratios must be within 10% of 1/f (1.54x; with fixedPct, that share at
-// full speed), and every repetition of every phase and service must have
-// its block.  Outside that the emulated clock did not hold, nothing else
-// here means anything, and the analysis fails (a QUICK smoke run's blocks
-// are shown, not judged: a test never asserts a time).  The first design
-// checked the requests' own cycles per request instead, and failed: their
-// work follows the backlog (docs/evidence/2026-11-24-stopped-full-run);
-// that ratio is shown below as a diagnostic.
-const calibrations = raw.calibrations || [];
-const testbed = calibrations.map((b) => {
-  const want = b.fixedPct / 100 + (1 - b.fixedPct / 100) * (EMU_MAX_KHZ / 2600000);
-  const ratio = median(b.pairs.map((x) => x.slow.ms / x.full.ms));
-  return { service: b.service, phase: b.phase, rep: b.rep, pairs: b.pairs.length, discarded: b.discarded.length,
-    ratio, want, ok: b.pairs.length > 0 && Math.abs(ratio / want - 1) <= 0.10 };
-});
+// The testbed's own check (cpu1.js, calibrationVerdict()), decided before
+// the runs it judges: a fixed CPU-bound job timed on CPU 1 at fixed 4.0
+// and 2.6 GHz (driver.js, calibrate()); in every block the median of the
+// pairs' 2.6/4.0 time ratios within 10% of 1/f (1.54x).  Every repetition
+// of every phase and service needs its blocks, one before it and one after
+// (a raw.json of the first calibrated design, without before/after, one
+// before); a repetition the driver measured again left its runs and blocks
+// voided, and they are not judged.  Outside that the emulated clock did
+// not hold, nothing else here means anything, and the analysis fails (a
+// QUICK smoke run's blocks are shown, not judged: a test never asserts a
+// time).  The first design checked the requests' own cycles per request
+// instead, and failed: their work follows the backlog
+// (docs/evidence/2026-11-24-stopped-full-run); that ratio is shown below as
+// a diagnostic.
+const calibrations = (raw.calibrations || []).filter((b) => !b.voided);
+const testbed = calibrations.map((b) => ({
+  service: b.service, phase: b.phase, rep: b.rep, when: b.when || null,
+  pairs: b.pairs.length, discarded: b.discarded.length, ...calibrationVerdict(b),
+}));
 for (const t of testbed) {
-  say(`  testbed check, ${t.service} ${t.phase} rep ${t.rep}: the fixed job took ${num(t.ratio, 2)}x at 2.6 GHz the time at 4.0 GHz ` +
+  say(`  testbed check, ${t.service} ${t.phase} rep ${t.rep}${t.when ? ` ${t.when}` : ''}: the fixed job took ${num(t.ratio, 2)}x at 2.6 GHz the time at 4.0 GHz ` +
     `(1/f ${t.want.toFixed(2)}x, want within 10%), median of ${t.pairs} pairs (${t.discarded} measured again): ` +
     `${raw.quick ? 'not judged (QUICK)' : t.ok ? 'ok' : 'FAILED'}`);
 }
+const voided = (raw.discarded || []).filter((r) => r.voided).length;
+if (voided) say(`  ${voided} runs of repetitions measured again (a calibration block around them failed) are not in this analysis`);
+const bracketed = calibrations.some((b) => b.when);
 const uncalibrated = [...new Set(runs.map((r) => `${r.service} ${r.phase} rep ${r.rep}`))]
-  .filter((k) => !testbed.some((t) => `${t.service} ${t.phase} rep ${t.rep}` === k));
+  .flatMap((k) => (bracketed ? ['before', 'after'] : ['before']).map((w) => `${k} ${w}`))
+  .filter((k) => !testbed.some((t) => `${t.service} ${t.phase} rep ${t.rep} ${t.when || 'before'}` === k));
 // A diagnostic, not a check: the requests' own work at fixed 4.0 GHz
 // against fixed 2.6 GHz (cycles per answered request).
 const perReq = (rs, f) => mean(rs.map((r) => f(r) / Math.max(1, r.requests - r.censored)));

@@ -5,8 +5,8 @@
 // percentiles, energy with and without idle and uncore power, a bootstrap
 // interval, and (for eventboost policies) hints the kernel saw; no run of
 // the reference may have seen a hint, every run had CPU 0 idle enough for
-// the emulation, and every repetition was calibrated (the testbed check's
-// job at both clocks); and raw.json.gz beside it must
+// the emulation, and every repetition was calibrated before and after (the
+// testbed check's job at both clocks); and raw.json.gz beside it must
 // reproduce every case's percentiles.
 // --reps N: every case pools N repetitions (an extended run's).
 //   node check-results.js RESULTS.json [--reps N] POLICY...
@@ -62,13 +62,14 @@ if (fs.existsSync(rawFile)) {
   // The testbed check's job ran before every repetition, at both clocks
   // (its ratio is not judged here: a test never asserts a time).
   const repKeys = [...new Set(raw.runs.map((r) => `${r.service} ${r.phase} rep ${r.rep}`))];
-  const blocks = raw.calibrations || [];
+  const blocks = (raw.calibrations || []).filter((b) => !b.voided);
   // (Pairs measured again, CPU 0 busy, count here: whether the job ran at
   // both clocks, not whether the host was quiet.)
   const timed = (b) => [...b.pairs, ...b.discarded];
-  check(repKeys.every((k) => blocks.some((b) => `${b.service} ${b.phase} rep ${b.rep}` === k && timed(b).length > 0 &&
-    timed(b).every((x) => x.full.ms > 0 && x.slow.ms > 0 && x.full.busyNsByKhz['4000000'] > 0 && x.slow.busyNsByKhz['2600000'] > 0))),
-  `a calibration block, its job timed at 4.0 and 2.6 GHz, for each of ${repKeys.join(', ')} (${blocks.length} blocks)`);
+  check(repKeys.every((k) => ['before', 'after'].every((w) => blocks.some((b) => `${b.service} ${b.phase} rep ${b.rep}` === k &&
+    b.when === w && timed(b).length > 0 &&
+    timed(b).every((x) => x.full.ms > 0 && x.slow.ms > 0 && x.full.busyNsByKhz['4000000'] > 0 && x.slow.busyNsByKhz['2600000'] > 0)))),
+  `calibration blocks before and after each of ${repKeys.join(', ')}, the job timed at 4.0 and 2.6 GHz (${blocks.length} blocks)`);
   check(Array.isArray(res.testbed) && res.testbed.length === blocks.length, 'results.json shows every calibration block');
   const pct = (s, q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
   const bad = res.cases.filter((c) => {

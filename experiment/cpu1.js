@@ -36,7 +36,20 @@ function idleUs(cpu) {
 // its policy.
 const CPU0_BUSY_MAX = 0.10;
 
+// The testbed check's verdict on one calibration block (driver.js,
+// calibrate()), decided before any run it judges: the median of the pairs'
+// 2.6/4.0 GHz time ratios within CALIB_BAND of 1/f (with fixedPct, that
+// share of the job at full speed).  The driver measures a repetition again
+// when a block around it fails; analyze.js refuses a run with one left.
+const CALIB_BAND = 0.10;
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
+function calibrationVerdict(block) {
+  const want = block.fixedPct / 100 + (1 - block.fixedPct / 100) * (4000000 / 2600000);
+  const ratio = median(block.pairs.map((x) => x.slow.ms / x.full.ms));
+  return { ratio, want, ok: block.pairs.length > 0 && Math.abs(ratio / want - 1) <= CALIB_BAND };
+}
+
 // What a run added to such a reading: after - before, per key of after.
 const delta = (before, after) => Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)]));
 
-module.exports = { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX };
+module.exports = { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict };
