@@ -307,8 +307,9 @@ int ebp_parse_policy_list(const char *s, unsigned int *ids, size_t max,
 		   "0 or default; within the policy's hardware range"
 
 static const struct ebp_key keys[] = {
-	{ "base", "base_freq", EBP_FREQ, FREQ_FORMS },
-	{ "boost", "boost_freq", EBP_FREQ, FREQ_FORMS },
+	/* Frequencies: checked against the policy's range by the caller. */
+	{ "base", "base_freq", EBP_FREQ, FREQ_FORMS, 0, 0 },
+	{ "boost", "boost_freq", EBP_FREQ, FREQ_FORMS, 0, 0 },
 	{ "max-boost", "max_boost_us", EBP_DURATION,
 	  "1s, 50ms, 1.5ms, 100us, 100 (us); 1us .. 10s",
 	  1, MAX_BOOST_US_MAX },
