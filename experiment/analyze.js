@@ -16,7 +16,7 @@
 // length and repetitions, no case in two of them.
 const fs = require('node:fs');
 const path = require('node:path');
-const { calibrationVerdict } = require('./cpu1');
+const { calibrationVerdict, median } = require('./cpu1');
 
 // ---- Power model --------------------------------------------------------
 // Dynamic power P = C * f * V(f)^2 with the published data of a real core:
@@ -60,7 +60,6 @@ const energyMj = (busy) => Object.entries(busy).reduce((e, [khz, ns]) => e + pow
 
 // ---- Aggregation -----------------------------------------------------------
 const zlib = require('node:zlib');
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
 const mean = (xs) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : NaN);
 const geomean = (xs) => (xs.length && xs.every((x) => x > 0) ? Math.exp(mean(xs.map(Math.log))) : NaN);
 const rawFiles = process.argv.slice(2, -1);

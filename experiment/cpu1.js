@@ -52,4 +52,4 @@ function calibrationVerdict(block) {
 // What a run added to such a reading: after - before, per key of after.
 const delta = (before, after) => Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)]));
 
-module.exports = { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict };
+module.exports = { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median };
