@@ -16,7 +16,7 @@
 // length and repetitions, no case in two of them.
 const fs = require('node:fs');
 const path = require('node:path');
-const { calibrationVerdict, median } = require('./cpu1');
+const { calibrationVerdict, median, CALIB_BAND, CPU0_BUSY_MAX } = require('./cpu1');
 
 // ---- Power model --------------------------------------------------------
 // Dynamic power P = C * f * V(f)^2 with the published data of a real core:
@@ -92,6 +92,8 @@ for (const f of rawFiles.slice(1)) {
   raw.calibrations = (raw.calibrations || []).concat(more.calibrations || []);
   raw.skipped = [...new Set([...(raw.skipped || []), ...(more.skipped || [])])];
   raw.contaminated = [...(raw.contaminated || []), ...(more.contaminated || [])];
+  raw.discarded = [...(raw.discarded || []), ...(more.discarded || [])];
+  raw.disturbed = [...(raw.disturbed || []), ...(more.disturbed || [])];
 }
 const runs = raw.runs;
 // Runs of an earlier design (no phase) are the headline's.
@@ -106,15 +108,19 @@ if (dirty.length || (raw.contaminated && raw.contaminated.length)) {
 // measured with CPU 0 busy is not a measurement of its policy.
 const disturbedRuns = runs.filter((r) => r.disturbed);
 if (disturbedRuns.length) {
-  console.error(`analyze: runs during which CPU 0 was busy over ${100 * (raw.cpu0BusyMax || 0.1)}% of the time (the emulation needs it idle):`);
+  console.error(`analyze: runs during which CPU 0 was busy over ${100 * (raw.cpu0BusyMax || CPU0_BUSY_MAX)}% of the time (the emulation needs it idle):`);
   for (const r of disturbedRuns) console.error(`  ${r.phase} ${r.service} ${r.policy} rep ${r.rep}: ${(100 * r.cpu0Busy).toFixed(1)}%`);
   process.exit(1);
 }
+// Idle and uncore power are integrated over one window for every run, the
+// load generator's deadline (warm-up + run + grace): a run whose backlog
+// drains sooner ends sooner, and its wall time would charge it less.
+const windowS = (r) => Math.max(r.wall, (raw.warm || 0) + (r.secs || raw.secs) + (raw.grace || 0));
 for (const r of runs) {
   r.energy = energyMj(r.busyNsByKhz);
   const busyNs = Object.values(r.busyNsByKhz).reduce((a, x) => a + x, 0);
-  const idleS = Math.max(0, r.wall - busyNs / 1e9);
-  r.energyFull = r.energy + IDLE_SHARE * PEAK_MW * idleS + UNCORE_SHARE * PEAK_MW * r.wall;
+  const idleS = Math.max(0, windowS(r) - busyNs / 1e9);
+  r.energyFull = r.energy + IDLE_SHARE * PEAK_MW * idleS + UNCORE_SHARE * PEAK_MW * windowS(r);
   // Work done, in cycles: busy time x frequency.  Against the reference it
   // tells a policy that costs energy by its clock from one that makes the
   // service do more (V8 collecting more often, say).
@@ -139,14 +145,16 @@ for (const g of groups.values()) {
     process.exit(1);
   }
 }
-// A set of runs (one per repetition picked) -> pooled figures.
+// A set of runs (one per repetition picked) -> pooled figures.  Energy (mJ)
+// and work (cycles) are totals, not rates: the runs compared were offered
+// the same arrivals, so the same work, and a policy whose backlog drains
+// sooner has a shorter wall time, which a rate would charge it for.
 function pooled(rs) {
   const lat = Float64Array.from(rs.flatMap((r) => r.latMs)).sort();
-  const wall = rs.reduce((a, r) => a + r.wall, 0);
+  const sum = (f) => rs.reduce((a, r) => a + r[f], 0);
   return {
     p50: pct(lat, 0.5), p99: pct(lat, 0.99), p999: pct(lat, 0.999),
-    energy: rs.reduce((a, r) => a + r.energy, 0) / wall, energyFull: rs.reduce((a, r) => a + r.energyFull, 0) / wall,
-    cycles: rs.reduce((a, r) => a + r.cycles, 0) / wall,
+    energy: sum('energy'), energyFull: sum('energyFull'), cycles: sum('cycles'),
   };
 }
 // Against the reference: the same repetitions (paired) of fixed 2.6 GHz.
@@ -231,12 +239,22 @@ const TARGETS = [
   { what: 'Queue-Boost', policy: 'eb-queue', cut: 0.163, energy: 1.10 },
   { what: 'GC+queue', policy: 'eb-gc-marking+queue', cut: 0.212, energy: 1.14 },
 ];
+// The variant the README states as the result (config.chosen) was measured
+// again on fresh repetitions (the confirm phase): its target is met only if
+// that measurement, too, cut the p99.9 (mean over cases above zero).
+// Decided before the full run of 2026-11-24 was seen.
+const chosen = raw.config && raw.config.chosen;
 const targets = TARGETS.map((t) => {
   const o = overall.find((x) => x.phase === 'headline' && x.policy === t.policy);
   if (!o) return { ...t, measured: null, met: false };
-  const met = o.p999Reduction >= t.cut && o.energyRel <= t.energy && Boolean(o.p999ReductionCI && o.p999ReductionCI[0] > 0);
-  return { ...t, measured: { p999Reduction: o.p999Reduction, ci: o.p999ReductionCI, energyRel: o.energyRel },
-    met, shortBy: met ? 0 : Math.max(0, t.cut - o.p999Reduction) };
+  const c = t.policy === chosen ? overall.find((x) => x.phase === 'confirm' && x.policy === t.policy) : null;
+  const confirm = t.policy === chosen
+    ? (c ? { p999Reduction: c.p999Reduction, ci: c.p999ReductionCI, energyRel: c.energyRel, reps: c.reps, agrees: c.p999Reduction > 0 } : { agrees: false, reps: 0 })
+    : undefined;
+  const met = o.p999Reduction >= t.cut && o.energyRel <= t.energy && Boolean(o.p999ReductionCI && o.p999ReductionCI[0] > 0) &&
+    (!confirm || confirm.agrees);
+  return { ...t, measured: { p999Reduction: o.p999Reduction, ci: o.p999ReductionCI, energyRel: o.energyRel, reps: o.reps },
+    confirm, met, shortBy: Math.max(0, t.cut - o.p999Reduction), energyOverBy: Math.max(0, o.energyRel - t.energy) };
 });
 
 // ---- Table ---------------------------------------------------------------
@@ -254,7 +272,7 @@ if (gcPerRun) say(`  V8 major GCs per run: median ${gcPerRun.median} (${gcPerRun
 // The testbed's own check (cpu1.js, calibrationVerdict()), decided before
 // the runs it judges: a fixed CPU-bound job timed on CPU 1 at fixed 4.0
 // and 2.6 GHz (driver.js, calibrate()); in every block the median of the
-// pairs' 2.6/4.0 time ratios within 10% of 1/f (1.54x).  Every repetition
+// pairs' 2.6/4.0 time ratios within CALIB_BAND of 1/f (1.54x).  Every repetition
 // of every phase and service needs its blocks, one before it and one after
 // (a raw.json of the first calibrated design, without before/after, one
 // before); a repetition the driver measured again left its runs and blocks
@@ -272,7 +290,7 @@ const testbed = calibrations.map((b) => ({
 }));
 for (const t of testbed) {
   say(`  testbed check, ${t.service} ${t.phase} rep ${t.rep}${t.when ? ` ${t.when}` : ''}: the fixed job took ${num(t.ratio, 2)}x at 2.6 GHz the time at 4.0 GHz ` +
-    `(1/f ${t.want.toFixed(2)}x, want within 10%), median of ${t.pairs} pairs (${t.discarded} measured again): ` +
+    `(1/f ${t.want.toFixed(2)}x, want within ${Math.round(100 * CALIB_BAND)}%), median of ${t.pairs} pairs (${t.discarded} measured again): ` +
     `${raw.quick ? 'not judged (QUICK)' : t.ok ? 'ok' : 'FAILED'}`);
 }
 const voided = (raw.discarded || []).filter((r) => r.voided).length;
@@ -305,6 +323,7 @@ if (!raw.quick) {
     process.exit(1);
   }
 }
+for (const why of raw.skipped || []) say(`  phase skipped: ${why}`);
 for (const c of cases.filter((x) => x.censored || x.errors)) {
   say(`  note: ${c.phase} ${c.service} ${c.policy}: ${c.censored} of ${c.expected} requests not answered by the deadline (counted as worst), ${c.errors} errors`);
 }
@@ -318,17 +337,21 @@ for (const r of cases) {
   line([r.phase, r.service, r.policy, r.n, num(r.p50), num(r.p99), num(r.p999), `${share(r.p999Reduction)} ${iv(r.p999ReductionCI)}`,
     `${num(r.energyRel, 2)}x`, `${num(r.energyFullRel, 2)}x`, share(r.boostedShare), num(r.hintsPerSec, 0)]);
 }
-say('\nPer phase and policy, over its cases: p99.9 cut mean [95% CI] (median, geomean); energy (model; with idle+uncore) vs fixed 2.6 GHz;\n  work (cycles: busy time x clock) vs fixed 2.6 GHz; p99 cut mean [95% CI]; share of time at 4.0 GHz');
+say('\nPer phase and policy, over its cases: p99.9 cut mean [95% CI] (median, geomean); energy (model; with idle+uncore) vs fixed 2.6 GHz;\n  work (cycles: busy time x clock) vs fixed 2.6 GHz; p99 cut mean [95% CI]; share of time at 4.0 GHz.\n  Intervals resample repetitions: with R of them there are at most R^R resamples, so with 2 (reps=2) an interval is\n  little more than the two repetitions\' own results, and with few the bootstrap covers less than 95%.');
 const x2 = (v) => `${num(v, 2)}x`;
 for (const o of overall) {
-  say(`  ${o.phase.padEnd(15)} ${o.policy.padEnd(20)} ${share(o.p999ReductionCI ? o.p999Reduction : NaN).padStart(6)} ${iv(o.p999ReductionCI).padEnd(17)} ` +
+  say(`  ${o.phase.padEnd(15)} ${o.policy.padEnd(20)} reps=${o.reps} cases=${o.cases} ${share(o.p999ReductionCI ? o.p999Reduction : NaN).padStart(6)} ${iv(o.p999ReductionCI).padEnd(17)} ` +
     `(median ${share(o.p999ReductionMedian)}, geomean ${share(o.p999ReductionGeomean)})  energy ${x2(o.energyRel)} ${iv(o.energyRelCI, x2)}; ${x2(o.energyFullRel)}; ` +
     `work ${x2(o.workRel)}, p99 cut ${share(o.p99Reduction)} ${iv(o.p99ReductionCI)}, at 4.0 GHz ${share(o.boostedShare)}`);
 }
-say('\nTargets (headline phase, mean over cases, interval excluding zero):');
+say(`\nTargets (headline phase, mean over cases, interval excluding zero${chosen ? `; ${chosen} also cut the p99.9 in the confirm phase` : ''}):`);
 for (const t of targets) {
+  const miss = [t.shortBy ? `cut short by ${share(t.shortBy)}` : '', t.energyOverBy ? `energy over by ${x2(t.energyOverBy)}` : '',
+    t.measured && !(t.measured.ci && t.measured.ci[0] > 0) ? 'interval not above zero' : '',
+    t.confirm && !t.confirm.agrees ? 'not confirmed' : ''].filter(Boolean).join(', ');
   say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} want >= ${share(t.cut)} at <= ${x2(t.energy)}: ` +
-    (t.measured ? `${share(t.measured.p999Reduction)} ${iv(t.measured.ci)} at ${x2(t.measured.energyRel)}: ${t.met ? 'met' : `missed${t.shortBy ? ` by ${share(t.shortBy)}` : ''}`}` : 'not run'));
+    (t.measured ? `${share(t.measured.p999Reduction)} ${iv(t.measured.ci)} at ${x2(t.measured.energyRel)}: ${t.met ? 'met' : `missed (${miss})`}` : 'not run') +
+    (t.confirm ? `; confirm phase (${t.confirm.reps} reps): ${t.confirm.reps ? `${share(t.confirm.p999Reduction)} ${iv(t.confirm.ci)} at ${x2(t.confirm.energyRel)}` : 'not run'}` : ''));
 }
 say('\nPublished figures (another testbed, power measurement and aggregate: context only):');
 for (const o of PUBLISHED) say(`  ${o.policy.padEnd(28)} tail ${share(o.p99Reduction).padStart(6)}   energy ${num(o.energyRel, 2)}x`);
@@ -379,7 +402,7 @@ function svg() {
 
 fs.mkdirSync(dest, { recursive: true });
 fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
-  note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js; ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions. raw.json.gz beside this file holds every run.',
+  note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js (a case\'s energy: mJ summed over its runs, idle and uncore power over each run\'s whole window); ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions. raw.json.gz beside this file holds every run.',
   secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT,
   powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE, idleShare: IDLE_SHARE, uncoreShare: UNCORE_SHARE },
   overall, targets, published: PUBLISHED, cases, testbed, requestWork, gcPerRun,
