@@ -104,9 +104,10 @@ async function profiled(script, options, load, t) {
     const opts = typeof options === 'function' ? await options() : options;
     const svc = service(path.resolve(FIX, script), opts);
     let out;
+    let results;
     try {
       const port = await svc.port;
-      const results = await openLoop({ port, ...load });
+      results = await openLoop({ port, ...load });
       const failed = results.filter((r) => !r.ok);
       assert.strictEqual(failed.length, 0, `every request answered; not: ${JSON.stringify(failed.slice(0, 5))}`);
       out = await svc.stop();
@@ -114,7 +115,7 @@ async function profiled(script, options, load, t) {
       if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
     }
     assertCore(out.report, load.count + out.polls);
-    if (attempt === ATTEMPTS || !drowned(out.report)) return out;
+    if (attempt === ATTEMPTS || !drowned(out.report)) return { ...out, results };
     t.diagnostic(`attempt ${attempt}: the service was descheduled ${out.report.tail.ioMs.descheduled} ms ` +
       `of its ${out.report.tail.latencyMs} ms tail; measuring again`);
   }
@@ -140,13 +141,23 @@ test('I/O: a slow backend for a few requests -> cause io, no boost', async (t) =
   });
   await new Promise((r) => backend.listen(0, '127.0.0.1', r));
   try {
-    const { report } = await profiled('backend-service.js', {
+    const { report, results, html } = await profiled('backend-service.js', {
       name: 'backend', env: { BACKEND_PORT: String(backend.address().port) },
     }, { rate: 50, count: 400, pick: (i) => ({ path: i % 50 === 7 ? `/slow/${i}` : `/fast/${i}` }) }, t);
     assert.strictEqual(report.verdict.cause, 'io', report.verdict.advice);
     assert.strictEqual(report.verdict.boost, 'none');
     assert.match(report.verdict.advice, /faster clock will not help/);
     assert.ok(report.slowest.some((s) => s.request.startsWith('GET /slow/')), 'slow-backend requests are among the slowest');
+    // The profiler's latency of a request is the one its client measured
+    // (each slow request has a path of its own), within 10%.
+    for (const s of report.slowest.filter((x) => x.request.startsWith('GET /slow/'))) {
+      const client = results.find((r) => `GET ${r.path}` === s.request);
+      assert.ok(client, `the client sent ${s.request}`);
+      assert.ok(Math.abs(s.latencyMs - client.ms) <= 0.1 * client.ms,
+        `${s.request}: the profiler's ${s.latencyMs} ms is within 10% of the client's ${client.ms.toFixed(1)} ms`);
+    }
+    // The page draws each slowest request's critical path, labelled.
+    for (const s of report.slowest) assert.ok(html.includes(`>${s.request.slice(0, 34)}</text>`), `the page shows ${s.request}`);
   } finally {
     backend.closeAllConnections();
     backend.close();
