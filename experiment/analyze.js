@@ -295,6 +295,8 @@ for (const t of testbed) {
 }
 const voided = (raw.discarded || []).filter((r) => r.voided).length;
 if (voided) say(`  ${voided} runs of repetitions measured again (a calibration block around them failed) are not in this analysis`);
+const voidedBlocks = (raw.calibrations || []).filter((b) => b.voided).length;
+if (voidedBlocks) say(`  ${voidedBlocks} calibration blocks voided (taken again before their repetition's runs, or around a repetition measured again) are not judged`);
 const bracketed = calibrations.some((b) => b.when);
 const uncalibrated = [...new Set(runs.map((r) => `${r.service} ${r.phase} rep ${r.rep}`))]
   .flatMap((k) => (bracketed ? ['before', 'after'] : ['before']).map((w) => `${k} ${w}`))
