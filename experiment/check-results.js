@@ -78,6 +78,17 @@ if (fs.existsSync(rawFile)) {
     return lat.length !== c.requests || Math.abs(pct(lat, 0.999) - c.p999) > 0.1;
   });
   check(bad.length === 0, `raw.json.gz reproduces every case's requests and p99.9 (${bad.length} differ)`);
+  // When each run's tail came, and what ran before it on the testbed (the
+  // carry-over question of the 2026-11-24 run): its worst 1%, in schedule
+  // order, inside the measured seconds, the slowest its slowest request.
+  const tailOk = (r) => Array.isArray(r.tailAt) && r.tailAt.length === Math.max(1, Math.ceil(r.latMs.length / 100)) &&
+    r.tailAt.every(([s, ms], i) => s >= 0 && s <= r.secs && ms >= 0 && (i === 0 || s >= r.tailAt[i - 1][0])) &&
+    Math.abs(Math.max(...r.tailAt.map((x) => x[1])) - r.latMs[r.latMs.length - 1]) <= 1;
+  check(raw.runs.every(tailOk), 'every run records when its worst 1% of requests were scheduled (tailAt)');
+  const firsts = raw.runs.filter((r) => r.after === null).length;
+  check(raw.runs.every((r) => r.after === null || raw.runs.some((o) => o.policy === r.after && o.rep === r.rep && o.phase === r.phase)) &&
+    firsts === new Set(raw.runs.map((r) => `${r.service} ${r.phase} ${r.rep} ${r.loadFactor}`)).size,
+  `every run records the run before it in its repetition (after; ${firsts} first runs)`);
 }
 check(fs.existsSync(file.replace(/results\.json$/, 'results.svg')), 'results.svg written');
 process.exit(failed);

@@ -1,6 +1,6 @@
 'use strict';
 // Inside the experiment guest (run_in_guest.sh starts it on CPU 0): every
-// phase of config.json, service x rate x policy, alternating policies,
+// phase of config.json, service x rate x policy, policies shuffled,
 // repeated; each run records every scheduled request's latency (loadgen.js:
 // open loop, from the scheduled time, unanswered ones censored at the
 // deadline), the server CPU's busy time per frequency (ebtest_cpufreq
@@ -32,7 +32,7 @@ const GRACE = QUICK ? 3 : CONFIG.grace; // seconds to answer after the last arri
 // EXPERIMENT_EXTEND=RAW.json: add repetitions of the headline phase to an
 // earlier run's, at its rates (capacity is measured anew only for services
 // it lacks).  Its runs are kept, and the new ones numbered after its, so
-// that the rotation starts where one longer run's would.
+// that their orders and arrivals are those of one longer run's.
 const PRIOR = process.env.EXPERIMENT_EXTEND ? JSON.parse(fs.readFileSync(process.env.EXPERIMENT_EXTEND, 'utf8')) : null;
 // Runs of the earlier testbed (load in the guest, no record of CPU 0) are
 // no measurement to pool with.
@@ -50,6 +50,7 @@ const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.joi
 const app = '/tmp/experiment-app';
 const { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict } = require('./cpu1');
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
+const { rng } = require('./loadgen');
 
 const log = (m) => console.log(`==> ${m}`);
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', ...opts });
@@ -268,6 +269,27 @@ async function alone(srv, fn) {
   }
 }
 
+// A repetition's order of policies: a Fisher-Yates shuffle seeded by the
+// repetition, so a run can be repeated as it was.
+function shuffled(list, seed) {
+  const random = rng(seed ^ 0x5eed);
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+// When a run's tail came: the worst 1% of its requests as [seconds into
+// the measured window when it was scheduled, latency ms], in schedule
+// order (latMs is sorted and says nothing of time).
+function tailTimes(lg, warmMs) {
+  const k = Math.max(1, Math.ceil(lg.raw.length / 100));
+  return lg.raw.map(([at, , ms]) => [Math.round((at - warmMs) / 100) / 10, Math.round(ms)])
+    .sort((a, b) => b[1] - a[1]).slice(0, k).sort((a, b) => a[0] - b[0]);
+}
+
 // The server's main thread (the event loop): CPU time in ns (schedstat).
 function loopCpuNs(srv) {
   return Number(fs.readFileSync(`/proc/${srv.child.pid}/task/${srv.child.pid}/schedstat`, 'utf8').split(' ')[0]);
@@ -308,6 +330,7 @@ async function run(svc, p, rate, ph, seed) {
     rps: (lat.length - lg.censored) / SECS,
     p50: pct(lat, 0.5), p99: pct(lat, 0.99), p999: pct(lat, 0.999),
     latMs: lat.map((x) => Math.round(x * 100) / 100),
+    tailAt: lg.raw ? tailTimes(lg, WARM * 1000) : null,
     busyNsByKhz: delta(b0, b1), timeInState10ms: delta(t0, t1),
     // The measured server's loop thread's own CPU time (with the emulated
     // steal), beside CPU 1's busy time: the two differ by the work of
@@ -528,13 +551,18 @@ async function main() {
           const repRuns = [];
           for (const f of RATES) {
             const rate = Math.max(1, Math.round(f * cap));
-            // Alternate: each repetition starts the rotation elsewhere; every
-            // policy of a repetition gets the same arrivals (seed).
-            const order = ph.policies.map((_, i) => ph.policies[(i + rep * 3) % ph.policies.length]);
+            // Every policy of a repetition gets the same arrivals (seed), in
+            // an order shuffled per repetition: a rotation kept each policy
+            // behind the same one on the same server in every repetition
+            // (fixed 4.0 GHz always right after fixed 2.6 GHz's backlog), so
+            // carry-over from one run to the next was never balanced.
             const seed = 1000 * (PHASES.indexOf(ph) + 1) + rep;
+            const order = shuffled(ph.policies, seed);
+            let after = null;
             for (const p of order) {
               const r = await measured(svc, p, rate, ph, seed, discarded);
-              Object.assign(r, { rep, loadFactor: f, capacity: cap });
+              Object.assign(r, { rep, loadFactor: f, capacity: cap, after });
+              after = p.name;
               runs.push(r);
               repRuns.push(r);
               log(`${svc.name} ${ph.name} ${rate}/s ${p.name}: p99 ${r.p99.toFixed(1)} ms, ${r.requests} requests ` +
