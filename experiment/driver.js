@@ -330,7 +330,7 @@ async function run(svc, p, rate, ph, seed) {
     rps: (lat.length - lg.censored) / SECS,
     p50: pct(lat, 0.5), p99: pct(lat, 0.99), p999: pct(lat, 0.999),
     latMs: lat.map((x) => Math.round(x * 100) / 100),
-    tailAt: lg.raw ? tailTimes(lg, WARM * 1000) : null,
+    tailAt: tailTimes(lg, WARM * 1000),
     busyNsByKhz: delta(b0, b1), timeInState10ms: delta(t0, t1),
     // The measured server's loop thread's own CPU time (with the emulated
     // steal), beside CPU 1's busy time: the two differ by the work of
