@@ -6,7 +6,13 @@ set -euo pipefail
 want_pkgs=(qemu-system-x86 busybox-static sparse flex bison bc libelf-dev
 	   libssl-dev pkg-config kmod cpio zstd python3-pip trace-cmd linux-perf
 	   g++ make python3 util-linux wrk dkms
-	   debhelper dh-dkms lintian)
+	   debhelper dh-dkms lintian
+	   # The npm package's linux-arm64 prebuilds: cross-compiled, then loaded
+	   # by the arm64 Node under qemu-user.  qemu-user, not -static: a
+	   # quarter of the size, and (without its recommended qemu-user-binfmt)
+	   # it registers no binfmt handler, so arm64 binaries run only where
+	   # qemu-aarch64 is called by name.
+	   g++-aarch64-linux-gnu qemu-user)
 
 newest() { # newest installed-or-available package matching a regex
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1

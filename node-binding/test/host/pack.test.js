@@ -1,7 +1,8 @@
 'use strict';
 // `npm pack` gives a tarball a user can install anywhere: it carries a
-// prebuilt addon per tested Node ABI, so an install needs no compiler, and
-// an install that can neither use a prebuild nor build never fails.
+// prebuilt addon per tested Node ABI, for linux-x64 and linux-arm64, so an
+// install needs no compiler, and an install that can neither use a prebuild
+// nor build never fails.
 const test = require('node:test');
 const assert = require('node:assert');
 const { execFileSync, spawnSync } = require('node:child_process');
@@ -22,7 +23,7 @@ fs.symlinkSync(npmCli, path.join(bin, 'npm'));
 const bare = { HOME: process.env.HOME, PATH: bin, CC: '/bin/false', CXX: '/bin/false' };
 
 let tarball;
-test('npm pack: sources, a prebuild for each tested Node, README and licence', { timeout: 600000 }, () => {
+test('npm pack: sources, a prebuild for each tested Node and architecture, README and licence', { timeout: 600000 }, () => {
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp],
     { cwd: pkg, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const [info] = JSON.parse(out);
@@ -32,11 +33,13 @@ test('npm pack: sources, a prebuild for each tested Node, README and licence', {
   for (const f of ['index.js', 'index.d.ts', 'register.js', 'binding.gyp', 'lib/options.js',
     'src/addon.cc', 'deps/libeventboost/libeventboost.c', 'deps/libeventboost/eventboost.h',
     'deps/uapi/linux/eventboost.h', 'scripts/build.js', 'README.md', 'LICENSE', 'package.json',
-    `prebuilds/linux-x64/node.abi${abi}.node`]) {
+    `prebuilds/linux-x64/node.abi${abi}.node`, `prebuilds/linux-arm64/node.abi${abi}.node`]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  assert.ok(files.filter((f) => /^prebuilds\/linux-x64\/node\.abi\d+\.node$/.test(f)).length >= 4,
-    'a prebuild per tested Node major');
+  for (const arch of ['x64', 'arm64']) {
+    assert.ok(files.filter((f) => new RegExp(`^prebuilds/linux-${arch}/node\\.abi\\d+\\.node$`).test(f)).length >= 4,
+      `a linux-${arch} prebuild per tested Node major`);
+  }
   assert.ok(!files.some((f) => f.startsWith('test/') || f.startsWith('build/')), 'no tests or build output');
 });
 
