@@ -2,15 +2,15 @@
 'use strict';
 // `npm install` runs this, and it never fails the install: eventboost is
 // inert where it cannot act, and that includes a machine where it cannot be
-// built.  The package ships a prebuild per tested Node ABI
-// (prebuilds/linux-x64/node.abi<ABI>.node, made by scripts/prebuild.sh when
-// the package is packed); where one fits there is nothing to do.  Elsewhere
-// on Linux the addon is built with node-gyp, offline, against the headers
-// of the Node that runs it (Debian's /usr/include/node, or an official
+// built.  The package ships a prebuild per tested Node ABI and architecture
+// (prebuilds/linux-{x64,arm64}/node.abi<ABI>.node, made by scripts/prebuild.sh
+// when the package is packed); where one fits there is nothing to do.
+// Elsewhere on Linux the addon is built with node-gyp, offline, against the
+// headers of the Node that runs it (Debian's /usr/include/node, or an official
 // tarball's include/node); without a compiler or headers it says so and
 // the install goes on.  `build.js vendor` only copies libeventboost from
 // ../userlib and ../uapi into deps/ (inside the eventboost source tree).
-const { execFileSync } = require('node:child_process');
+const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -70,10 +70,28 @@ function prebuild() {
     `node.abi${process.versions.modules}.node`);
 }
 
+// Why the prebuild for this Node does not load, or null if it does (in a
+// child: a binary that cannot load must not take this script with it).  A
+// prebuild needs the glibc it was built against (2.34): on an older one it
+// is there and useless, and the addon is built from source as if it were not.
+function prebuildFailure() {
+  const r = spawnSync(process.execPath, ['-p', `require(${JSON.stringify(prebuild())}).abi`],
+    { encoding: 'utf8' });
+  if (r.status === 0 && r.stdout.trim() === process.versions.modules) return null;
+  const lines = `${r.stderr || ''}`.split('\n').filter((l) => /Error|error:/.test(l));
+  return (lines[0] || `exit status ${r.status}, ABI ${r.stdout.trim()}`).trim();
+}
+
 vendor();
 if (process.argv[2] === 'vendor') process.exit(0);
 // A developer's tree always builds its own sources.
-if (!inSourceTree && fs.existsSync(prebuild())) process.exit(0);
+let unusable = null;
+if (!inSourceTree && fs.existsSync(prebuild())) {
+  unusable = prebuildFailure();
+  if (!unusable) process.exit(0);
+  console.error(`eventboost: the prebuild ${path.relative(pkg, prebuild())} does not load here ` +
+    `(${unusable}); building it from source.`);
+}
 if (process.platform !== 'linux') {
   console.error(`eventboost: ${process.platform} has no eventboost governor; the package installs inert.`);
   process.exit(0);
@@ -84,7 +102,8 @@ try {
 } catch {
   if (inSourceTree) process.exit(1);
   fs.rmSync(path.join(pkg, 'build'), { recursive: true, force: true });
-  console.error(`eventboost: no prebuild fits Node ${process.versions.node} (ABI ` +
+  console.error(`eventboost: ${unusable ? 'the prebuild does not load' : 'no prebuild fits'} ` +
+    `Node ${process.versions.node} (ABI ` +
     `${process.versions.modules}, ${process.platform}-${process.arch}) and building the ` +
     'native addon failed (see above); the install goes on and eventboost stays inert. To ' +
     "build it: a C++ compiler, make, python3 and the Node headers (Debian: apt-get install " +

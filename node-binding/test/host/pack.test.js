@@ -88,3 +88,21 @@ test('no prebuild fits and no compiler: the install succeeds, inert with a reaso
   assert.strictEqual(s.active, false);
   assert.match(s.reason, /no prebuild fits .*npm rebuild eventboost/);
 });
+
+// A prebuild that is there but does not load (a glibc older than the 2.34
+// it needs: RHEL 8, Debian 11) is no prebuild: the install tries a source
+// build, and says why when that fails too.
+test('a prebuild that does not load: the install tries a source build, inert with a reason', { timeout: 300000 }, () => {
+  const dir = app('app-noload');
+  assert.strictEqual(npmIn(dir, ['install', tarball]).status, 0);
+  const installed = path.join(dir, 'node_modules', 'eventboost');
+  const file = path.join(installed, 'prebuilds', `linux-${process.arch}`, `node.abi${process.versions.modules}.node`);
+  fs.writeFileSync(file, 'not an ELF object\n');
+  const r = npmIn(dir, ['rebuild', '--foreground-scripts', 'eventboost']);
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.match(r.stderr, /the prebuild .* does not load .*building it from source/s);
+  assert.match(r.stderr, /building the native addon failed .* the install goes on/s);
+  const s = startResult(dir);
+  assert.strictEqual(s.active, false);
+  assert.match(s.reason, /does not load .*npm rebuild eventboost/);
+});
