@@ -80,6 +80,19 @@ for i in "${!kernels[@]}"; do
 		results+=("FAIL $k"); fail=1
 	fi
 done
+# Queue-Boost under preemption needs exact thread CPU clocks: a one-CPU
+# guest under -icount (see node-binding/test/guest/queue-preempt.test.js).
+step "Queue-Boost under preemption on ${kernels[1]} (one CPU, -icount)"
+mkdir -p build/vm-preempt
+rm -f "build/vm-preempt/result-preempt-${kernels[1]}"
+EB_GUEST_CPUS=1 EB_QEMU_OPTS="-icount shift=1,sleep=on" scripts/guest.sh "${kernels[1]}" \
+	"$top/build/vm-preempt" 900 sh "$top/selftests/run_guest_preempt.sh" "${kernels[1]}" \
+	"$top" "$top/build/vm-preempt" /usr/bin/node | tee "build/vm-preempt/tap-${kernels[1]}.txt"
+if [ "$(cat "build/vm-preempt/result-preempt-${kernels[1]}" 2>/dev/null)" = 0 ]; then
+	results+=("PASS Queue-Boost under preemption")
+else
+	results+=("FAIL Queue-Boost under preemption (build/vm-preempt/)"); fail=1
+fi
 step "experiment pipeline (short: one service, two policies, 3 s runs, then one more repetition)"
 xp() {
 	env EXPERIMENT_QUICK=1 EXPERIMENT_SECONDS=3 EXPERIMENT_SERVICES=heavy-json \

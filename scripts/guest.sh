@@ -10,7 +10,8 @@
 # poke is over ("Oops: int3", a panic), so enabling any tracepoint, or the
 # clocksource watchdog flipping sched_clock's static key, could kill the
 # guest at random (a stock kernel toggling tracepoints dies within seconds).
-# EB_GUEST_MEM sets the guest's memory (default 2G); EB_KIMG boots that
+# EB_GUEST_MEM sets the guest's memory (default 2G), EB_GUEST_CPUS its CPUs
+# (default 2); EB_KIMG boots that
 # kernel image instead of /boot/vmlinuz-KVER, or /lib/modules/KVER/vmlinuz
 # for the kernels built from source (7.2: build-sid-kernel.sh); EB_QEMU_OPTS
 # adds QEMU options (make experiment: -icount, see scripts/experiment.sh).
@@ -37,7 +38,7 @@ kimg=${EB_KIMG:-/boot/vmlinuz-$kver}
 # (A command line with a CR, a progress bar, is dropped too.)  --verbose
 # also has vng report its virtiofsd fallback: noise, dropped.
 timeout --kill-after=30 "$limit" \
-	vng --disable-kvm -r "$kimg" --cpus 2 --memory "${EB_GUEST_MEM:-2G}" \
+	vng --disable-kvm -r "$kimg" --cpus "${EB_GUEST_CPUS:-2}" --memory "${EB_GUEST_MEM:-2G}" \
 	    --verbose --append "loglevel=4 no_timer_check" \
 	    --rwdir "$rwdir" \
 	    --qemu-opts="-cpu $model -accel tcg,thread=single ${EB_QEMU_OPTS:-}" --exec "$*" \
