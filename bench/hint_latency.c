@@ -21,6 +21,17 @@
  *	frequency after t0 and the first change to the highest one.
  *	Selects GOVERNOR on CPU's policy and leaves it selected.
  *
+ *   hint_latency uclamp [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]
+ *	The in-kernel alternative to a hint: per-task uclamp_min with
+ *	schedutil.  As burst, but at t0 the thread raises its own uclamp_min
+ *	to the maximum (one sched_setattr(), as a GC-enter hook would) and
+ *	lowers it after SPIN_MS; reported are t0 to the first change to the
+ *	highest frequency, and whether it landed before sched_setattr()
+ *	returned.  SPIN_MS short enough that the spin alone does not reach
+ *	the highest frequency (burst, same SPIN_MS, is the control).  A kernel
+ *	without CONFIG_UCLAMP_TASK gives {"supported": false} and the reason.
+ *	Selects schedutil on CPU's policy and leaves it selected.
+ *
  * Prints one JSON object.  Needs root and ebtest_cpufreq.ko.
  */
 #include "bench.h"	/* first: it defines _GNU_SOURCE */
@@ -28,6 +39,26 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+
+/*
+ * sched_setattr()'s argument (SCHED_ATTR_SIZE_VER1) and flags, as the uapi
+ * defines them: glibc 2.36 has no wrapper, and <linux/sched/types.h>
+ * clashes with glibc's struct sched_param.
+ */
+struct uclamp_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+	uint32_t sched_util_min, sched_util_max;
+};
+_Static_assert(sizeof(struct uclamp_attr) == 56, "SCHED_ATTR_SIZE_VER1");
+#define SCHED_FLAG_KEEP_POLICY		0x08
+#define SCHED_FLAG_KEEP_PARAMS		0x10
+#define SCHED_FLAG_UTIL_CLAMP_MIN	0x20
+#define UCLAMP_MAX_VALUE		1024	/* SCHED_CAPACITY_SCALE */
 
 #define RECORD "/dev/ebtest_cpufreq"
 /*
@@ -394,6 +425,114 @@ static int run_burst(const char *gov, long n, long spin_ms, long idle_ms)
 	return 0;
 }
 
+/* -------------------------------------------------------------- uclamp */
+
+/* The calling thread's uclamp_min: 0, or -errno. */
+static int set_uclamp_min(unsigned int v)
+{
+	struct uclamp_attr a = {
+		.size = sizeof(a),
+		.sched_flags = SCHED_FLAG_KEEP_POLICY | SCHED_FLAG_KEEP_PARAMS |
+			       SCHED_FLAG_UTIL_CLAMP_MIN,
+		.sched_util_min = v,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &a, 0) ? -errno : 0;
+}
+
+static int run_uclamp(long n, long spin_ms, long idle_ms)
+{
+	struct samples top, call;
+	struct record rec = { 0 };
+	uint64_t *t0 = calloc(n, sizeof(*t0)), *t1 = calloc(n, sizeof(*t1));
+	unsigned int *f0 = calloc(n, sizeof(*f0));
+	long i, j, never_top = 0, before_return = 0, rate_limit_us;
+	long max_khz, policy;
+	size_t c;
+	int err;
+
+	if (!t0 || !t1 || !f0)
+		die("out of memory");
+	pin_cpu(boost_cpu);
+	set_governor(boost_cpu, "schedutil");
+	max_khz = cpufreq_read_long(boost_cpu, "cpuinfo_max_freq");
+	policy = cpufreq_read_long(boost_cpu, "related_cpus");	/* first CPU */
+	rate_limit_us = cpufreq_read_long(boost_cpu, "schedutil/rate_limit_us");
+	if (max_khz <= 0 || policy < 0)
+		die("cannot read CPU %d's policy", boost_cpu);
+	err = set_uclamp_min(0);
+	if (err) {
+		json_open(NULL, '{');
+		json_str("mode", "uclamp");
+		json_u64("supported", 0);
+		json_str("reason", err == -EOPNOTSUPP ?
+			 "sched_setattr: EOPNOTSUPP (a kernel without CONFIG_UCLAMP_TASK)" :
+			 strerror(-err));
+		json_close('}');
+		putchar('\n');
+		return 0;
+	}
+	samples_init(&top, "to_max", n);
+	samples_init(&call, "syscall", n);
+
+	record_clear();
+	for (i = 0; i < n; i++) {
+		uint64_t end;
+
+		for (j = 0; j < idle_ms / 10; j++)
+			sleep_ns(10000000);
+		f0[i] = cpufreq_read_long(boost_cpu, "scaling_cur_freq");
+		t0[i] = now_ns();
+		err = set_uclamp_min(UCLAMP_MAX_VALUE);
+		t1[i] = now_ns();
+		if (err)
+			die("sched_setattr(uclamp_min %d): %s", UCLAMP_MAX_VALUE,
+			    strerror(-err));
+		samples_add(&call, t1[i] - t0[i]);
+		end = t0[i] + (uint64_t)spin_ms * 1000000;
+		while (now_ns() < end)
+			;
+		if (set_uclamp_min(0))
+			die("sched_setattr(uclamp_min 0) failed");
+	}
+	record_read(&rec, policy);
+
+	for (i = 0, c = 0; i < n; i++) {
+		uint64_t end = t0[i] + (uint64_t)spin_ms * 1000000;
+		bool topped = false;
+
+		while (c < rec.n && rec.c[c].ts < t0[i])
+			c++;
+		for (; c < rec.n && rec.c[c].ts <= end; c++) {
+			if (!topped && rec.c[c].khz >= max_khz) {
+				samples_add(&top, rec.c[c].ts - t0[i]);
+				before_return += rec.c[c].ts <= t1[i];
+				topped = true;
+			}
+		}
+		never_top += !topped && f0[i] < max_khz;
+	}
+
+	json_open(NULL, '{');
+	json_str("mode", "uclamp");
+	json_u64("supported", 1);
+	json_u64("cpu", boost_cpu);
+	json_u64("spin_ms", spin_ms);
+	json_u64("idle_ms", idle_ms);
+	json_u64("bursts", n);
+	json_u64("rate_limit_us", rate_limit_us);
+	for (i = 0, j = 0; i < n; i++)
+		j += f0[i] >= max_khz;
+	json_u64("start_at_max", j);
+	json_u64("never_max", never_top);
+	json_u64("before_return", before_return);
+	json_samples(&top);
+	json_samples(&call);
+	json_close('}');
+	putchar('\n');
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 400, k = 100, spin_ms = 200, idle_ms = 300;
@@ -435,10 +574,13 @@ int main(int argc, char **argv)
 		return run_hint(n, k);
 	if (!strcmp(mode, "burst") && gov)
 		return run_burst(gov, n, spin_ms, idle_ms);
+	if (!strcmp(mode, "uclamp"))
+		return run_uclamp(n, spin_ms, idle_ms);
 usage:
 	fprintf(stderr,
 		"usage: %s hint [-b BOOST_CPU] [-o OTHER_CPU] [-n N] [-k BLOCK<=1000]\n"
-		"       %s burst -g GOVERNOR [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]\n",
-		argv[0], argv[0]);
+		"       %s burst -g GOVERNOR [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]\n"
+		"       %s uclamp [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]\n",
+		argv[0], argv[0], argv[0]);
 	return 2;
 }

@@ -275,6 +275,39 @@ for (const p of paths) {
     `cross CPU ${fmtX(r.cross_cpu_p99_over_sysfs_write_median)}; schedutil to 4.0 GHz / hint (medians) ` +
     `${fmtX(r.schedutil_to_max_over_same_cpu_hint)}, ondemand ${fmtX(r.ondemand_to_max_over_same_cpu_hint)}`);
 }
+// The in-kernel alternative: a thread's own uclamp_min raised with
+// sched_setattr(), schedutil deciding (issue 22).  The control is a plain
+// burst as long: if it reached 4.0 GHz, the spin did, not the clamp.
+out.uclamp = {};
+for (const p of paths) {
+  if (!exists(`uclamp-${p}.json`)) continue;
+  const u = json(`uclamp-${p}.json`);
+  if (!u.supported) {
+    out.uclamp[p] = { supported: false, reason: u.reason };
+    say(pad(`${p}, uclamp_min + schedutil`, 42) + `not measured: ${u.reason}`);
+    continue;
+  }
+  const c = json(`uclamp-control-${p}.json`);
+  const hl = out.hint_latency[p];
+  out.uclamp[p] = {
+    supported: true, times: u.bursts, spin_ms: u.spin_ms, idle_ms: u.idle_ms,
+    schedutil_rate_limit_us: u.rate_limit_us,
+    to_max: fig(u.to_max), sched_setattr: fig(u.syscall),
+    applied_before_return: u.to_max.n ? round(u.before_return / u.to_max.n, 4) : null,
+    never_max: u.never_max, started_at_max: u.start_at_max,
+    control_without_clamp: { to_max_n: c.to_max.n, never_max: c.never_max, bursts: c.bursts },
+    to_max_over_same_cpu_hint: hl ? round(u.to_max.median_ns / 1000 / hl.same_cpu.latency.median_us, 1) : null,
+  };
+  say(pad(`${p}, uclamp_min + schedutil -> 4.0 GHz`, 42) +
+    pad(`${fmtUs(u.to_max.median_ns)} / ${fmtUs(u.to_max.p99_ns)} (${u.to_max.n})`, 26) +
+    pad(`${fmtUs(u.syscall.median_ns)} / ${fmtUs(u.syscall.p99_ns)}`, 26) +
+    `${u.to_max.n ? ((u.before_return / u.to_max.n) * 100).toFixed(1) : '-'}%` +
+    (u.never_max ? `, ${u.never_max} of ${u.bursts} never within ${u.spin_ms} ms` : '') +
+    `; without the clamp ${c.to_max.n} of ${c.bursts} reached it`);
+  checks.push({ check: `${p}: the uclamp control: a ${c.spin_ms} ms spin alone does not reach 4.0 GHz`,
+    ok: c.to_max.n === 0, figure: `${c.to_max.n} of ${c.bursts}`,
+    detail: 'otherwise the uclamp latency would be the spin\'s, not the clamp\'s' });
+}
 if (out.hint_latency.fast_switch) {
   const h = out.hint_latency.fast_switch;
   for (const w of ['same_cpu', 'cross_cpu']) {
