@@ -11,8 +11,10 @@
  *	  same:  the client's bound thread hints itself, on BOOST_CPU;
  *	  cross: the bound thread spins on BOOST_CPU (an event loop at work)
  *	         and a thread on OTHER_CPU hints through the same fd.
- *	Needs eventboost on BOOST_CPU's policy, budget_pct=100, a large
- *	max_boost_us.
+ *	Each boost comes rate_limit_us (eventboost's tunable) after the
+ *	last change: a boost after a quiet period, as the governor applies
+ *	it inside the ioctl.  Needs eventboost on BOOST_CPU's policy,
+ *	budget_pct=100, a large max_boost_us.
  *
  *   hint_latency burst -g GOVERNOR [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]
  *	A stock governor's reaction: after IDLE_MS of idling (in 10 ms
@@ -151,6 +153,7 @@ struct hint_run {
 
 static int eb_fd, boost_cpu = 1, other_cpu;
 static unsigned int base_khz, boost_khz, policy_cpu;
+static uint64_t rate_limit_ns;	/* eventboost's rate_limit_us on the policy */
 static volatile int spinning;
 
 static struct eb_policy_stats policy_stats(void)
@@ -217,8 +220,14 @@ static void hint_block(struct hint_run *run, struct hint_iter *it, long k)
 		die("policy not at base_freq before a block");
 	record_clear();
 	for (i = 0; i < k; i++) {
-		/* A little jitter so that hints do not phase-lock with ticks. */
-		sleep_ns(200000 + (uint64_t)(rand() % 800) * 1000);
+		/*
+		 * After the policy's rate_limit_us since the last change (the
+		 * unboost just settled): a boost after a quiet period, which the
+		 * governor applies inside the ioctl.  One within it waits for the
+		 * rate timer, by design.  A little jitter so that hints do not
+		 * phase-lock with ticks.
+		 */
+		sleep_ns(rate_limit_ns + 200000 + (uint64_t)(rand() % 800) * 1000);
 		it[i].t0 = now_ns();
 		hint(EB_IOC_GC_ENTER);
 		it[i].t1 = now_ns();
@@ -297,7 +306,7 @@ static int run_hint(long n, long k)
 	struct hint_run same = { .name = "same_cpu" }, cross = { .name = "cross_cpu" };
 	struct eb_policy_stats st = { 0 };
 	struct hint_iter *it = calloc(k, sizeof(*it));
-	long done;
+	long done, rl;
 
 	if (!it)
 		die("out of memory");
@@ -314,6 +323,10 @@ static int run_hint(long n, long k)
 	base_khz = st.base_khz;
 	boost_khz = st.boost_khz;
 	policy_cpu = st.policy_cpu;
+	rl = cpufreq_read_long(boost_cpu, "eventboost/rate_limit_us");
+	if (rl < 0)
+		die("cannot read CPU %d's eventboost/rate_limit_us", boost_cpu);
+	rate_limit_ns = (uint64_t)rl * 1000;
 	samples_init(&same.lat, "latency", n);
 	samples_init(&same.ioctl_ns, "ioctl", n);
 	samples_init(&cross.lat, "latency", n);
@@ -342,6 +355,7 @@ static int run_hint(long n, long k)
 	json_u64("other_cpu", other_cpu);
 	json_u64("base_khz", base_khz);
 	json_u64("boost_khz", boost_khz);
+	json_u64("rate_limit_us", rate_limit_ns / 1000);
 	json_run(&same);
 	json_run(&cross);
 	json_close('}');
