@@ -363,19 +363,40 @@ static int run_hint(long n, long k)
 	return 0;
 }
 
+/* -------------------------------------------------------------- uclamp */
+
+/* The calling thread's uclamp_min: 0, or -errno. */
+static int set_uclamp_min(unsigned int v)
+{
+	struct uclamp_attr a = {
+		.size = sizeof(a),
+		.sched_flags = SCHED_FLAG_KEEP_POLICY | SCHED_FLAG_KEEP_PARAMS |
+			       SCHED_FLAG_UTIL_CLAMP_MIN,
+		.sched_util_min = v,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &a, 0) ? -errno : 0;
+}
+
 /* --------------------------------------------------------------- burst */
 
-static int run_burst(const char *gov, long n, long spin_ms, long idle_ms)
+/*
+ * @clamp: the uclamp mode (schedutil; the thread's uclamp_min raised to the
+ * maximum at t0 and lowered after the spin), else a plain burst under @gov.
+ */
+static int run_burst(const char *gov, long n, long spin_ms, long idle_ms,
+		     bool clamp)
 {
-	struct samples raise, top;
+	struct samples raise, top, call;
 	struct record rec = { 0 };
-	uint64_t *t0 = calloc(n, sizeof(*t0));
+	uint64_t *t0 = calloc(n, sizeof(*t0)), *t1 = calloc(n, sizeof(*t1));
 	unsigned int *f0 = calloc(n, sizeof(*f0));
-	long i, j, never_raised = 0, never_top = 0;
+	long i, j, never_raised = 0, never_top = 0, before_return = 0;
 	long max_khz, policy;
 	size_t c;
+	int err;
 
-	if (!t0 || !f0)
+	if (!t0 || !t1 || !f0)
 		die("out of memory");
 	pin_cpu(boost_cpu);
 	set_governor(boost_cpu, gov);
@@ -383,8 +404,20 @@ static int run_burst(const char *gov, long n, long spin_ms, long idle_ms)
 	policy = cpufreq_read_long(boost_cpu, "related_cpus");	/* first CPU */
 	if (max_khz <= 0 || policy < 0)
 		die("cannot read CPU %d's policy", boost_cpu);
+	if (clamp && (err = set_uclamp_min(0))) {
+		json_open(NULL, '{');
+		json_str("mode", "uclamp");
+		json_u64("supported", 0);
+		json_str("reason", err == -EOPNOTSUPP ?
+			 "sched_setattr: EOPNOTSUPP (a kernel without CONFIG_UCLAMP_TASK)" :
+			 strerror(-err));
+		json_close('}');
+		putchar('\n');
+		return 0;
+	}
 	samples_init(&raise, "first_raise", n);
 	samples_init(&top, "to_max", n);
+	samples_init(&call, "syscall", n);
 
 	record_clear();
 	for (i = 0; i < n; i++) {
@@ -394,9 +427,17 @@ static int run_burst(const char *gov, long n, long spin_ms, long idle_ms)
 			sleep_ns(10000000);
 		f0[i] = cpufreq_read_long(boost_cpu, "scaling_cur_freq");
 		t0[i] = now_ns();
+		if (clamp && (err = set_uclamp_min(UCLAMP_MAX_VALUE)))
+			die("sched_setattr(uclamp_min %d): %s",
+			    UCLAMP_MAX_VALUE, strerror(-err));
+		t1[i] = now_ns();
+		if (clamp)
+			samples_add(&call, t1[i] - t0[i]);
 		end = t0[i] + (uint64_t)spin_ms * 1000000;
 		while (now_ns() < end)
 			;
+		if (clamp && set_uclamp_min(0))
+			die("sched_setattr(uclamp_min 0) failed");
 	}
 	record_read(&rec, policy);
 
@@ -413,6 +454,7 @@ static int run_burst(const char *gov, long n, long spin_ms, long idle_ms)
 			}
 			if (!topped && rec.c[c].khz >= max_khz) {
 				samples_add(&top, rec.c[c].ts - t0[i]);
+				before_return += rec.c[c].ts <= t1[i];
 				topped = true;
 			}
 		}
@@ -421,7 +463,9 @@ static int run_burst(const char *gov, long n, long spin_ms, long idle_ms)
 	}
 
 	json_open(NULL, '{');
-	json_str("mode", "burst");
+	json_str("mode", clamp ? "uclamp" : "burst");
+	if (clamp)
+		json_u64("supported", 1);
 	json_str("governor", gov);
 	json_u64("cpu", boost_cpu);
 	json_u64("spin_ms", spin_ms);
@@ -434,114 +478,12 @@ static int run_burst(const char *gov, long n, long spin_ms, long idle_ms)
 	json_u64("never_max", never_top);
 	json_samples(&raise);
 	json_samples(&top);
-	json_close('}');
-	putchar('\n');
-	return 0;
-}
-
-/* -------------------------------------------------------------- uclamp */
-
-/* The calling thread's uclamp_min: 0, or -errno. */
-static int set_uclamp_min(unsigned int v)
-{
-	struct uclamp_attr a = {
-		.size = sizeof(a),
-		.sched_flags = SCHED_FLAG_KEEP_POLICY | SCHED_FLAG_KEEP_PARAMS |
-			       SCHED_FLAG_UTIL_CLAMP_MIN,
-		.sched_util_min = v,
-	};
-
-	return syscall(SYS_sched_setattr, 0, &a, 0) ? -errno : 0;
-}
-
-static int run_uclamp(long n, long spin_ms, long idle_ms)
-{
-	struct samples top, call;
-	struct record rec = { 0 };
-	uint64_t *t0 = calloc(n, sizeof(*t0)), *t1 = calloc(n, sizeof(*t1));
-	unsigned int *f0 = calloc(n, sizeof(*f0));
-	long i, j, never_top = 0, before_return = 0, rate_limit_us;
-	long max_khz, policy;
-	size_t c;
-	int err;
-
-	if (!t0 || !t1 || !f0)
-		die("out of memory");
-	pin_cpu(boost_cpu);
-	set_governor(boost_cpu, "schedutil");
-	max_khz = cpufreq_read_long(boost_cpu, "cpuinfo_max_freq");
-	policy = cpufreq_read_long(boost_cpu, "related_cpus");	/* first CPU */
-	rate_limit_us = cpufreq_read_long(boost_cpu, "schedutil/rate_limit_us");
-	if (max_khz <= 0 || policy < 0)
-		die("cannot read CPU %d's policy", boost_cpu);
-	err = set_uclamp_min(0);
-	if (err) {
-		json_open(NULL, '{');
-		json_str("mode", "uclamp");
-		json_u64("supported", 0);
-		json_str("reason", err == -EOPNOTSUPP ?
-			 "sched_setattr: EOPNOTSUPP (a kernel without CONFIG_UCLAMP_TASK)" :
-			 strerror(-err));
-		json_close('}');
-		putchar('\n');
-		return 0;
+	if (clamp) {
+		json_u64("rate_limit_us",
+			 cpufreq_read_long(boost_cpu, "schedutil/rate_limit_us"));
+		json_u64("before_return", before_return);
+		json_samples(&call);
 	}
-	samples_init(&top, "to_max", n);
-	samples_init(&call, "syscall", n);
-
-	record_clear();
-	for (i = 0; i < n; i++) {
-		uint64_t end;
-
-		for (j = 0; j < idle_ms / 10; j++)
-			sleep_ns(10000000);
-		f0[i] = cpufreq_read_long(boost_cpu, "scaling_cur_freq");
-		t0[i] = now_ns();
-		err = set_uclamp_min(UCLAMP_MAX_VALUE);
-		t1[i] = now_ns();
-		if (err)
-			die("sched_setattr(uclamp_min %d): %s", UCLAMP_MAX_VALUE,
-			    strerror(-err));
-		samples_add(&call, t1[i] - t0[i]);
-		end = t0[i] + (uint64_t)spin_ms * 1000000;
-		while (now_ns() < end)
-			;
-		if (set_uclamp_min(0))
-			die("sched_setattr(uclamp_min 0) failed");
-	}
-	record_read(&rec, policy);
-
-	for (i = 0, c = 0; i < n; i++) {
-		uint64_t end = t0[i] + (uint64_t)spin_ms * 1000000;
-		bool topped = false;
-
-		while (c < rec.n && rec.c[c].ts < t0[i])
-			c++;
-		for (; c < rec.n && rec.c[c].ts <= end; c++) {
-			if (!topped && rec.c[c].khz >= max_khz) {
-				samples_add(&top, rec.c[c].ts - t0[i]);
-				before_return += rec.c[c].ts <= t1[i];
-				topped = true;
-			}
-		}
-		never_top += !topped && f0[i] < max_khz;
-	}
-
-	json_open(NULL, '{');
-	json_str("mode", "uclamp");
-	json_u64("supported", 1);
-	json_u64("cpu", boost_cpu);
-	json_u64("spin_ms", spin_ms);
-	json_u64("idle_ms", idle_ms);
-	json_u64("bursts", n);
-	json_u64("rate_limit_us", rate_limit_us);
-	for (i = 0, j = 0; i < n; i++)
-		j += f0[i] >= max_khz;
-	json_u64("start_at_max", j);
-	json_u64("never_max", never_top);
-	json_u64("before_return", before_return);
-	json_samples(&top);
-	json_samples(&call);
 	json_close('}');
 	putchar('\n');
 	return 0;
@@ -587,9 +529,9 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "hint"))
 		return run_hint(n, k);
 	if (!strcmp(mode, "burst") && gov)
-		return run_burst(gov, n, spin_ms, idle_ms);
+		return run_burst(gov, n, spin_ms, idle_ms, false);
 	if (!strcmp(mode, "uclamp"))
-		return run_uclamp(n, spin_ms, idle_ms);
+		return run_burst("schedutil", n, spin_ms, idle_ms, true);
 usage:
 	fprintf(stderr,
 		"usage: %s hint [-b BOOST_CPU] [-o OTHER_CPU] [-n N] [-k BLOCK<=1000]\n"

@@ -27,22 +27,12 @@ test.beforeEach(() => h.governEverything({ maxBoostUs: 5000000 }));
 // iteration that is not what these tests are about).
 const JITLESS = ['--jitless'];
 
-test('Queue-Boost: a CPU hog preempting the loop thread does not boost', async (t) => {
-  assert.strictEqual(os.availableParallelism(), 1,
-    'run this test in a one-CPU -icount guest (scripts/check.sh does): with more CPUs the ' +
-    'emulator charges the other CPUs\' work to the loop thread\'s CPU clock');
-  // A hog that comes and goes, at nice -20 (it takes the CPU while it
-  // runs): 10 ms of spinning every 50 ms, preemption in bursts that
-  // stretch some callbacks tenfold and not others.  (A hog that never
-  // sleeps stretches every callback alike, and a wall-clock baseline would
-  // absorb it: then the test could not tell CPU time from wall-clock time.)
-  const hog = spawn('nice', ['-n', '-20', process.execPath, '-e',
-    'setInterval(() => { const e = Date.now() + 10; while (Date.now() < e); }, 50);'], { stdio: 'ignore' });
-  try {
-    const r = await h.runNode(h.PRELUDE + `
-// The same work every time: a fixed count of arithmetic steps, no
-// allocation (no scavenges mid-run).  Under -icount a fixed count of
-// instructions is a fixed CPU time.
+// A child that starts Queue-Boost and then runs @ticks timer callbacks,
+// 2 ms apart, each ~1 ms of the same work (callback @longAt: 10x that),
+// and prints its queue stats.  The same work every time: a fixed count of
+// arithmetic steps, no allocation (no scavenges mid-run); under -icount a
+// fixed count of instructions is a fixed CPU time.
+const uniformTicks = ({ ticks, longAt = -1 }) => h.PRELUDE + `
 let sink = 0;
 const work = (n) => { let x = sink | 1; for (let i = 0; i < n; i++) x = (x * 1103515245 + 12345) | 0; sink = x; };
 for (let i = 0; i < 300; i++) work(2000);
@@ -59,16 +49,30 @@ process.stdout;
 JSON.stringify(eb.stats());
 const s = eb.start({ gc: false, maxDelayMs: 60000 });
 if (!s.active) throw new Error(s.reason);
-// Uniform ~1 ms of work every 2 ms, never more: the hog on the same CPU
-// stretches the callbacks in wall-clock time only.
 let i = 0;
 const tick = () => {
-  work(n);
-  if (++i < 600) setTimeout(tick, 2);
+  work(i === ${longAt} ? 10 * n : n);
+  if (++i < ${ticks}) setTimeout(tick, 2);
   else console.log(JSON.stringify({ n, ...eb.stats().queue }));
 };
 setTimeout(tick, 2);
-`, { args: JITLESS });
+`;
+
+test('Queue-Boost: a CPU hog preempting the loop thread does not boost', async (t) => {
+  assert.strictEqual(os.availableParallelism(), 1,
+    'run this test in a one-CPU -icount guest (scripts/check.sh does): with more CPUs the ' +
+    'emulator charges the other CPUs\' work to the loop thread\'s CPU clock');
+  // A hog that comes and goes, at nice -20 (it takes the CPU while it
+  // runs): 10 ms of spinning every 50 ms, preemption in bursts that
+  // stretch some callbacks tenfold and not others.  (A hog that never
+  // sleeps stretches every callback alike, and a wall-clock baseline would
+  // absorb it: then the test could not tell CPU time from wall-clock time.)
+  const hog = spawn('nice', ['-n', '-20', process.execPath, '-e',
+    'setInterval(() => { const e = Date.now() + 10; while (Date.now() < e); }, 50);'], { stdio: 'ignore' });
+  try {
+    // Uniform work, never more: the hog stretches the callbacks in
+    // wall-clock time only.
+    const r = await h.runNode(uniformTicks({ ticks: 600 }), { args: JITLESS });
     assert.strictEqual(r.code, 0, r.err);
     const st = r.json[0];
     t.diagnostic(JSON.stringify(st));
@@ -86,27 +90,7 @@ setTimeout(tick, 2);
 // guest, or the test above would pass with a monitor that never boosts.
 test('Queue-Boost: one callback of 10x the typical work boosts, in the same guest', async (t) => {
   assert.strictEqual(os.availableParallelism(), 1, 'run in a one-CPU -icount guest');
-  const r = await h.runNode(h.PRELUDE + `
-let sink = 0;
-const work = (n) => { let x = sink | 1; for (let i = 0; i < n; i++) x = (x * 1103515245 + 12345) | 0; sink = x; };
-for (let i = 0; i < 300; i++) work(2000);
-let n = 20000;
-const t0 = process.cpuUsage();
-for (let i = 0; i < 100; i++) work(n);
-const d = process.cpuUsage(t0);
-n = Math.max(1000, Math.round(n * 100000 / (d.user + d.system)));
-process.stdout;
-JSON.stringify(eb.stats());
-const s = eb.start({ gc: false, maxDelayMs: 60000 });
-if (!s.active) throw new Error(s.reason);
-let i = 0;
-const tick = () => {
-  work(i === 300 ? 10 * n : n);
-  if (++i < 400) setTimeout(tick, 2);
-  else console.log(JSON.stringify({ n, ...eb.stats().queue }));
-};
-setTimeout(tick, 2);
-`, { args: JITLESS });
+  const r = await h.runNode(uniformTicks({ ticks: 400, longAt: 300 }), { args: JITLESS });
   assert.strictEqual(r.code, 0, r.err);
   const st = r.json[0];
   t.diagnostic(JSON.stringify(st));
