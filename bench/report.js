@@ -292,7 +292,7 @@ for (const p of paths) {
   out.uclamp[p] = {
     supported: true, times: u.bursts, spin_ms: u.spin_ms, idle_ms: u.idle_ms,
     schedutil_rate_limit_us: u.rate_limit_us,
-    to_max: fig(u.to_max), sched_setattr: fig(u.syscall),
+    first_raise: fig(u.first_raise), to_max: fig(u.to_max), sched_setattr: fig(u.syscall),
     applied_before_return: u.to_max.n ? round(u.before_return / u.to_max.n, 4) : null,
     never_max: u.never_max, started_at_max: u.start_at_max,
     control_without_clamp: { to_max_n: c.to_max.n, never_max: c.never_max, bursts: c.bursts },
