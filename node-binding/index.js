@@ -9,7 +9,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 // The native addon: one built here from source (build/Release, made by
-// `npm install` only where no prebuild fits, or by a developer), else the
+// `npm install` only where no prebuild fits or the one that fits does not
+// load, or by a developer), else the
 // prebuild for this Node's ABI that the package ships
 // (prebuilds/<platform>-<arch>/node.abi<ABI>.node, node-gyp-build's naming).
 // The addon calls V8's C++ API, so a binary of another Node ABI is refused:

@@ -97,14 +97,26 @@ if (process.platform !== 'linux') {
   process.exit(0);
 }
 try {
-  execFileSync(process.execPath, [nodeGyp(), 'rebuild', ...nodedirArgs()],
-    { cwd: pkg, stdio: 'inherit' });
+  // node-gyp takes npm's npm_config_* variables over its command line: a
+  // user's `nodedir=/usr` in .npmrc would build against another Node's
+  // headers (and the addon would be refused at load).  Where the headers of
+  // the Node that runs this were found, only --nodedir says which.
+  const dirArgs = nodedirArgs();
+  const env = { ...process.env };
+  if (dirArgs.length) {
+    for (const k of Object.keys(env)) {
+      if (/^npm_(config_|package_config_node_gyp_)(nodedir|target|runtime|disturl|dist_url|devdir|arch)$/i.test(k)) delete env[k];
+    }
+  }
+  execFileSync(process.execPath, [nodeGyp(), 'rebuild', ...dirArgs],
+    { cwd: pkg, stdio: 'inherit', env });
 } catch {
   if (inSourceTree) process.exit(1);
   fs.rmSync(path.join(pkg, 'build'), { recursive: true, force: true });
-  console.error(`eventboost: ${unusable ? 'the prebuild does not load' : 'no prebuild fits'} ` +
+  console.error(`eventboost: ${unusable ? 'the prebuild for' : 'no prebuild fits'} ` +
     `Node ${process.versions.node} (ABI ` +
-    `${process.versions.modules}, ${process.platform}-${process.arch}) and building the ` +
+    `${process.versions.modules}, ${process.platform}-${process.arch})` +
+    `${unusable ? ' does not load here' : ''} and building the ` +
     'native addon failed (see above); the install goes on and eventboost stays inert. To ' +
     "build it: a C++ compiler, make, python3 and the Node headers (Debian: apt-get install " +
     "build-essential python3 libnode-dev), then 'npm rebuild eventboost'.");

