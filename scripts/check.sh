@@ -87,7 +87,8 @@ mkdir -p build/vm-preempt
 rm -f "build/vm-preempt/result-preempt-${kernels[1]}"
 EB_GUEST_CPUS=1 EB_QEMU_OPTS="-icount shift=1,sleep=on" scripts/guest.sh "${kernels[1]}" \
 	"$top/build/vm-preempt" 900 sh "$top/selftests/run_guest_preempt.sh" "${kernels[1]}" \
-	"$top" "$top/build/vm-preempt" /usr/bin/node | tee "build/vm-preempt/tap-${kernels[1]}.txt"
+	"$top" "$top/build/vm-preempt" "$(node-binding/scripts/node-home.sh 20)/bin/node" |
+	tee "build/vm-preempt/tap-${kernels[1]}.txt"
 if [ "$(cat "build/vm-preempt/result-preempt-${kernels[1]}" 2>/dev/null)" = 0 ]; then
 	results+=("PASS Queue-Boost under preemption")
 else

@@ -14,7 +14,7 @@
 # (default 2); EB_KIMG boots that
 # kernel image instead of /boot/vmlinuz-KVER, or /lib/modules/KVER/vmlinuz
 # for the kernels built from source (7.2: build-sid-kernel.sh); EB_QEMU_OPTS
-# adds QEMU options (make experiment: -icount, see scripts/experiment.sh).
+# adds QEMU options (-icount for make bench and the preemption tests).
 #
 # The kernel's console (warnings and worse) goes to RWDIR/console-KVER.txt,
 # the command's output to stdout: a guest that dies without a word from
