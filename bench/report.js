@@ -220,7 +220,8 @@ say('2. Hint -> frequency applied (CLOCK_MONOTONIC before the ioctl to the drive
 say(pad('', 42) + pad('latency', 26) + pad('ioctl returns', 26) + 'applied before return');
 for (const p of paths) {
   const h = json(`hint_latency-${p}.json`);
-  const r = {};
+  // eventboost's rate_limit_us: every hint came that long after the last change.
+  const r = { rate_limit_us: h.rate_limit_us ?? null };
   for (const w of ['same_cpu', 'cross_cpu']) {
     const x = h[w];
     const n = x.before_return + x.after_return;
@@ -295,7 +296,8 @@ for (const p of paths) {
     first_raise: fig(u.first_raise), to_max: fig(u.to_max), sched_setattr: fig(u.syscall),
     applied_before_return: u.to_max.n ? round(u.before_return / u.to_max.n, 4) : null,
     never_max: u.never_max, started_at_max: u.start_at_max,
-    control_without_clamp: { to_max_n: c.to_max.n, never_max: c.never_max, bursts: c.bursts },
+    never_raised: u.never_raised,
+    control_without_clamp: { to_max_n: c.to_max.n, never_raised: c.never_raised, never_max: c.never_max, bursts: c.bursts },
     to_max_over_same_cpu_hint: hl ? round(u.to_max.median_ns / 1000 / hl.same_cpu.latency.median_us, 1) : null,
   };
   say(pad(`${p}, uclamp_min + schedutil -> 4.0 GHz`, 42) +
