@@ -51,15 +51,15 @@ function app(name) {
   return dir;
 }
 
-function npmIn(dir, args) {
+function npmIn(dir, args, env = bare) {
   return spawnSync('npm', [...args, '--offline', '--no-audit', '--no-fund', '--loglevel=error'],
-    { cwd: dir, env: bare, encoding: 'utf8' });
+    { cwd: dir, env, encoding: 'utf8' });
 }
 
-function startResult(dir) {
+function startResult(dir, env = bare) {
   return JSON.parse(execFileSync(process.execPath, ['-e',
     "console.log(JSON.stringify(require('eventboost').start({ device: '/nonexistent' })))"],
-  { cwd: dir, env: bare, encoding: 'utf8' }));
+  { cwd: dir, env, encoding: 'utf8' }));
 }
 
 test('install without a compiler: the prebuild loads, the preload works', { timeout: 300000 }, () => {
@@ -92,12 +92,19 @@ test('no prebuild fits and no compiler: the install succeeds, inert with a reaso
 // A prebuild that is there but does not load (a glibc older than the 2.34
 // it needs: RHEL 8, Debian 11) is no prebuild: the install tries a source
 // build, and says why when that fails too.
-test('a prebuild that does not load: the install tries a source build, inert with a reason', { timeout: 300000 }, () => {
-  const dir = app('app-noload');
+// An app with the tarball installed and this Node's prebuild replaced by
+// a file that does not load.
+function appWithBrokenPrebuild(name) {
+  const dir = app(name);
   assert.strictEqual(npmIn(dir, ['install', tarball]).status, 0);
   const installed = path.join(dir, 'node_modules', 'eventboost');
-  const file = path.join(installed, 'prebuilds', `linux-${process.arch}`, `node.abi${process.versions.modules}.node`);
-  fs.writeFileSync(file, 'not an ELF object\n');
+  fs.writeFileSync(path.join(installed, 'prebuilds', `linux-${process.arch}`,
+    `node.abi${process.versions.modules}.node`), 'not an ELF object\n');
+  return { dir, installed };
+}
+
+test('a prebuild that does not load: the install tries a source build, inert with a reason', { timeout: 300000 }, () => {
+  const { dir } = appWithBrokenPrebuild('app-noload');
   const r = npmIn(dir, ['rebuild', '--foreground-scripts', 'eventboost']);
   assert.strictEqual(r.status, 0, r.stderr);
   assert.match(r.stderr, /the prebuild .* does not load .*building it from source/s);
@@ -110,19 +117,11 @@ test('a prebuild that does not load: the install tries a source build, inert wit
 // The same with a compiler and this Node's headers: the source build
 // replaces the prebuild that does not load, and the package answers.
 test('a prebuild that does not load, a compiler there: the source build is used', { timeout: 600000 }, () => {
-  const dir = app('app-noload-cc');
-  assert.strictEqual(npmIn(dir, ['install', tarball]).status, 0);
-  const installed = path.join(dir, 'node_modules', 'eventboost');
-  fs.writeFileSync(path.join(installed, 'prebuilds', `linux-${process.arch}`,
-    `node.abi${process.versions.modules}.node`), 'not an ELF object\n');
+  const { dir, installed } = appWithBrokenPrebuild('app-noload-cc');
   const env = { HOME: process.env.HOME, PATH: `${bin}:/usr/bin:/bin` };
-  const r = spawnSync('npm', ['rebuild', '--foreground-scripts', 'eventboost', '--offline',
-    '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, encoding: 'utf8' });
+  const r = npmIn(dir, ['rebuild', '--foreground-scripts', 'eventboost'], env);
   assert.strictEqual(r.status, 0, r.stderr);
   assert.match(r.stderr, /does not load here .*building it from source/s);
   assert.ok(fs.existsSync(path.join(installed, 'build', 'Release', 'eventboost.node')), r.stderr);
-  const s = JSON.parse(execFileSync(process.execPath, ['-e',
-    "console.log(JSON.stringify(require('eventboost').start({ device: '/nonexistent' })))"],
-  { cwd: dir, env, encoding: 'utf8' }));
-  assert.match(s.reason, /modprobe eventboost/, 'the addon built here loads and answers');
+  assert.match(startResult(dir, env).reason, /modprobe eventboost/, 'the addon built here loads and answers');
 });
