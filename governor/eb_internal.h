@@ -55,6 +55,8 @@
 #include <linux/cpufreq.h>
 #include <linux/hashtable.h>
 #include <linux/hrtimer.h>
+#include <linux/kernel.h>
+#include <linux/kobject.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -64,6 +66,21 @@
 
 #include "../uapi/linux/eventboost.h"
 #include "eb_compat.h"
+
+/*
+ * N of sysfs policyN, how the uapi and the traces name a policy: the
+ * cpufreq core names the policy's directory after the CPU it was created
+ * for; policy->cpu moves to another CPU of the policy when that one goes
+ * offline, the name does not.
+ */
+static inline unsigned int eb_policy_nr(struct cpufreq_policy *policy)
+{
+	unsigned int nr;
+
+	if (sscanf(kobject_name(&policy->kobj), "policy%u", &nr) != 1)
+		nr = policy->cpu;
+	return nr;
+}
 
 #define EB_DEFAULT_MAX_BOOST_US	100000U		/* 100 ms */
 #define EB_MAX_MAX_BOOST_US	10000000U	/* 10 s */
@@ -109,7 +126,7 @@ struct eb_policy {
 	struct cpufreq_policy *policy;
 	struct eb_tunables *tunables;
 	struct list_head tunables_hook;
-	unsigned int nr;		/* N of sysfs policyN, for traces */
+	unsigned int nr;		/* eb_policy_nr() */
 	unsigned int nominal_khz;	/* 0 if the driver does not tell */
 	bool fast;			/* fast switch enabled at start */
 

@@ -30,19 +30,13 @@ int eb_policy_init_state(struct eb_policy *ebp, work_func_t budget_spent)
 	INIT_CSD(&ebp->csd, eb_apply_ipi_async, ebp);
 	INIT_WORK(&ebp->sweep_work, budget_spent);
 	kthread_init_work(&ebp->work, eb_work_fn);
-	/*
-	 * The cpufreq core names the policy's directory after the CPU it
-	 * was created for ("policy%u"); policy->cpu moves to another CPU
-	 * when that one goes offline, the name does not.
-	 */
-	if (sscanf(kobject_name(&policy->kobj), "policy%u", &ebp->nr) != 1)
-		ebp->nr = policy->cpu;
+	ebp->nr = eb_policy_nr(policy);
 	ebp->nominal_khz = eb_nominal_khz(policy);
 	ebp->fast = policy->fast_switch_enabled;
 	if (ebp->fast)
 		return 0;
 
-	ebp->worker = eb_kthread_run_worker(0, "eventboost/%u", policy->cpu);
+	ebp->worker = eb_kthread_run_worker(0, "eventboost/%u", ebp->nr);
 	if (IS_ERR(ebp->worker)) {
 		int ret = PTR_ERR(ebp->worker);
 

@@ -143,7 +143,7 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st)
 	if (!policy)
 		return -ENODEV;
 
-	st->policy_cpu = policy->cpu;
+	st->policy_cpu = eb_policy_nr(policy);
 	st->cur_khz = policy->cur;
 	st->flags = 0;
 

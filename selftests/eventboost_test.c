@@ -1591,6 +1591,58 @@ TEST_F(eb, settings_survive_cpu_hotplug)
 	EXPECT_EQ(1600000, wait_khz(pol, 1600000, 2000));
 }
 
+/*
+ * EB_IOC_POLICY_STATS names the policy as sysfs does (policyN, N the CPU
+ * it was created for), also once CPU N is offline and the cpufreq core has
+ * moved policy->cpu to another CPU of the policy.  Needs a policy of two
+ * CPUs that does not hold CPU 0 (which x86 cannot offline): the 3-CPU guest
+ * of make check, with the driver's shared_from=1.
+ */
+TEST_F(eb, policy_named_after_its_first_cpu)
+{
+	struct eb_policy_stats st;
+	char path[96], link[128];
+	int pol = -1, other = -1, named = -1, fd;
+	ssize_t n;
+
+	for (int cpu = 1; cpu < self->ncpu && other < 0; cpu++)
+		if (policy_of(cpu) > 0 && policy_of(cpu) != cpu) {
+			other = cpu;
+			pol = policy_of(cpu);
+		}
+	if (other < 0)
+		SKIP(return, "no policy of two CPUs without CPU 0 (the 3-CPU guest has one)");
+
+	ASSERT_EQ(0, pin(other));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, eb_policy_stats(fd, other, &st));
+	EXPECT_EQ((unsigned int)pol, st.policy_cpu);
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", pol);
+	ASSERT_EQ(0, eb_write_str(path, "0"));
+	/* The premise: the policy is still policyN with CPU N offline. */
+	snprintf(link, sizeof(link), "/sys/devices/system/cpu/cpu%d/cpufreq", other);
+	n = readlink(link, path, sizeof(path) - 1);
+	path[n > 0 ? n : 0] = '\0';
+	if (strrchr(path, '/'))
+		sscanf(strrchr(path, '/'), "/policy%d", &named);
+	/* (no ASSERT until CPU N is back online) */
+	EXPECT_EQ(pol, named) TH_LOG("%s -> %s", link, path);
+	EXPECT_EQ(0, eb_policy_stats(fd, other, &st));
+	EXPECT_EQ((unsigned int)pol, st.policy_cpu);
+	EXPECT_TRUE(st.flags & EB_POLICY_GOVERNED);
+	/* and a hint there still boosts that policy */
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	close(fd);
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", pol);
+	ASSERT_EQ(0, eb_write_str(path, "1"));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+}
+
 struct hammer_arg {
 	int fd, cpu, errors;
 };

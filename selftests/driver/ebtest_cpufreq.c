@@ -3,14 +3,14 @@
  * ebtest_cpufreq - a fake cpufreq driver for eventboost's tests.
  *
  * QEMU guests have no cpufreq driver.  This one gives them a frequency
- * table, per-CPU or shared policies, fast switching on or off, and a record
- * of every frequency change the governor asked for, which the tests read
- * from /dev/ebtest_cpufreq:
+ * table, per-CPU, shared or clustered policies, fast switching on or off,
+ * and a record of every frequency change the governor asked for, which the
+ * tests read from /dev/ebtest_cpufreq:
  *
- *   policy <policy_cpu> cur <khz> overlaps <n> offcpu <n> changes <n> \
+ *   policy <N of policyN> cur <khz> overlaps <n> offcpu <n> changes <n> \
  *	strict <0|1> min <khz> max <khz>
  *   ...one line per active policy, then the recorded changes, oldest first:
- *   change <seq> <ts_ns> <policy_cpu> <on_cpu> <khz> <f|t>
+ *   change <seq> <ts_ns> <N of policyN> <on_cpu> <khz> <f|t>
  *   ...and with emulate=1, per online CPU and frequency:
  *   busy <cpu> <khz> <ns>
  *
@@ -52,6 +52,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
 #include <linux/kernel_stat.h>
+#include <linux/kobject.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
@@ -82,6 +83,15 @@
 static bool shared;
 module_param(shared, bool, 0444);
 MODULE_PARM_DESC(shared, "One policy for all CPUs (default: one per CPU)");
+
+/*
+ * A cluster that does not hold CPU 0, whose first CPU can go offline (x86
+ * cannot offline CPU 0): the CPUs from this one on share one policy.
+ */
+static int shared_from = -1;
+module_param(shared_from, int, 0444);
+MODULE_PARM_DESC(shared_from,
+		 "CPUs from this one on share one policy, the others one each (default: -1, off)");
 
 static bool fast_switch = true;
 module_param(fast_switch, bool, 0444);
@@ -145,8 +155,13 @@ struct ebt_change {
 
 /* Our state of one policy, from ->init() to ->exit(). */
 struct ebt_policy {
-	struct list_head node;		/* in ebt_policies, by policy->cpu */
+	struct list_head node;		/* in ebt_policies, by nr */
 	struct cpufreq_policy *policy;
+	/*
+	 * N of sysfs policyN, how the records name the policy: policy->cpu
+	 * moves when CPU N goes offline, the name does not.
+	 */
+	unsigned int nr;
 	unsigned int cur_khz;
 	atomic_t in_flight;		/* driver calls running right now */
 	atomic64_t overlaps;		/* calls that found another in flight */
@@ -329,7 +344,7 @@ static unsigned int ebt_apply(struct cpufreq_policy *policy,
 	c = ebt_ring_slot(ebt_next_seq);
 	c->seq = ebt_next_seq++;
 	c->ts_ns = ktime_get_ns();
-	c->policy_cpu = policy->cpu;
+	c->policy_cpu = ep->nr;
 	c->on_cpu = on_cpu;
 	c->khz = khz;
 	c->path = path;
@@ -421,10 +436,20 @@ static int ebt_cpu_init(struct cpufreq_policy *policy)
 	if (!ep)
 		return -ENOMEM;
 	ep->policy = policy;
+	if (sscanf(kobject_name(&policy->kobj), "policy%u", &ep->nr) != 1)
+		ep->nr = policy->cpu;
 	ep->cur_khz = ebt_table[0].frequency;
 
 	if (shared) {
 		cpumask_copy(policy->cpus, cpu_possible_mask);
+		policy->shared_type = CPUFREQ_SHARED_TYPE_ANY;
+	} else if (shared_from >= 0 && policy->cpu >= shared_from) {
+		unsigned int cpu;
+
+		cpumask_clear(policy->cpus);
+		for_each_possible_cpu(cpu)
+			if (cpu >= shared_from)
+				cpumask_set_cpu(cpu, policy->cpus);
 		policy->shared_type = CPUFREQ_SHARED_TYPE_ANY;
 	}
 	policy->freq_table = ebt_table;
@@ -453,7 +478,7 @@ static int ebt_cpu_init(struct cpufreq_policy *policy)
 
 	mutex_lock(&ebt_lock);
 	list_for_each_entry(pos, &ebt_policies, node)
-		if (pos->policy->cpu > policy->cpu)
+		if (pos->nr > ep->nr)
 			break;
 	list_add_tail(&ep->node, &pos->node);
 	mutex_unlock(&ebt_lock);
@@ -574,7 +599,7 @@ static int ebt_open(struct inode *inode, struct file *file)
 	list_for_each_entry(ep, &ebt_policies, node)
 		snap->len += scnprintf(snap->text + snap->len, cap - snap->len,
 				       "policy %u cur %u overlaps %llu offcpu %llu changes %llu strict %d min %u max %u\n",
-				       READ_ONCE(ep->policy->cpu),
+				       ep->nr,
 				       READ_ONCE(ep->cur_khz),
 				       (u64)atomic64_read(&ep->overlaps),
 				       (u64)atomic64_read(&ep->offcpu),
@@ -709,6 +734,11 @@ static int __init ebt_init(void)
 	ret = ebt_parse_freqs();
 	if (ret)
 		return ret;
+	if (shared_from < -1 || (shared && shared_from >= 0)) {
+		pr_err("shared_from=%d: a CPU, or -1; not with shared=1\n",
+		       shared_from);
+		return -EINVAL;
+	}
 
 	/* The guest's real clock never changes. */
 	ebt_driver.flags = CPUFREQ_CONST_LOOPS;
@@ -741,7 +771,8 @@ static int __init ebt_init(void)
 	}
 
 	pr_info("%u frequencies, %s, fast switch %s%s%s\n", ebt_nfreqs,
-		shared ? "one shared policy" : "a policy per CPU",
+		shared ? "one shared policy" : shared_from >= 0 ?
+		"one policy from shared_from on" : "a policy per CPU",
 		fast_switch ? "on" : "off", ebt_has_boost ? ", boost" : "",
 		emulate ? ", emulated DVFS" : "");
 	return 0;

@@ -103,7 +103,7 @@ struct eb_client_info {
 struct eb_policy_stats {
 	__u32 cpu;		/* in: any CPU of the policy */
 	__u32 in_flags;		/* in: must be zero */
-	__u32 policy_cpu;	/* out: the policy's first CPU (policyN) */
+	__u32 policy_cpu;	/* out: N of sysfs policyN (stays while CPU N is offline) */
 	__u32 flags;		/* out: EB_POLICY_* */
 	__u32 cur_khz;		/* out: policy->cur */
 	__u32 target_khz;	/* out: last decided frequency */
