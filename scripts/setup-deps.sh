@@ -12,7 +12,10 @@ want_pkgs=(qemu-system-x86 busybox-static sparse flex bison bc libelf-dev
 	   # quarter of the size, and (without its recommended qemu-user-binfmt)
 	   # it registers no binfmt handler, so arm64 binaries run only where
 	   # qemu-aarch64 is called by name.
-	   g++-aarch64-linux-gnu qemu-user)
+	   g++-aarch64-linux-gnu qemu-user
+	   # A service in a container with the device passed in (the guest
+	   # suite's container_test.sh): podman and its OCI runtime.
+	   podman crun conmon catatonit)
 
 newest() { # newest installed-or-available package matching a regex
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1

@@ -54,6 +54,9 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \
 		echo "# ---- node binding"
 		(cd "$TOP/node-binding" &&
 			"$NODE" --test test/guest/boost.test.js test/guest/queue.test.js) || rc=1
+		echo "# ---- a service in a container (podman)"
+		sh "$TOP/selftests/container_test.sh" "$TOP" "$TOP/build/userlib/ebctl" \
+			"$(command -v "$NODE")" || rc=1
 	fi
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
 done

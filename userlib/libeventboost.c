@@ -190,10 +190,10 @@ const char *eb_strerror(int err)
 	case -ENOENT:
 	case -ENXIO:
 	case -ENODEV:
-		return "no eventboost device: the module is not loaded (run 'sudo modprobe eventboost'), or EVENTBOOST_DEVICE names a missing path";
+		return "no eventboost device: the module is not loaded (run 'sudo modprobe eventboost'), or EVENTBOOST_DEVICE names a missing path, or a container was started without --device /dev/eventboost";
 	case -EACCES:
 	case -EPERM:
-		return "permission denied: the client is not in the bound thread's process, or the user cannot open /dev/eventboost (add the user to group 'eventboost'; the udev rule 60-eventboost.rules makes the device root:eventboost 0660)";
+		return "permission denied: the client is not in the bound thread's process, or the user cannot open /dev/eventboost (add the user to group 'eventboost', in a container --group-add the host's eventboost GID; the udev rule 60-eventboost.rules makes the device root:eventboost 0660)";
 	case -EPROTO:
 		return "ABI mismatch: the eventboost module and this libeventboost (ABI 1) speak different versions; install matching versions";
 	case -ENOTTY:

@@ -106,7 +106,7 @@ test('inert where it cannot act: start() says why, the addon answers', () => {
   assert.deepStrictEqual(res.missing, {
     active: false, errno: -2, code: 'ENOENT',
     reason: "no eventboost device: the module is not loaded (run 'sudo modprobe eventboost'), " +
-      'or EVENTBOOST_DEVICE names a missing path',
+      'or EVENTBOOST_DEVICE names a missing path, or a container was started without --device /dev/eventboost',
   });
   // Not an eventboost device: ENOTTY on arm64 hardware; qemu-user refuses
   // an ioctl it does not know with ENOSYS before the kernel sees it.

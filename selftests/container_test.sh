@@ -1,0 +1,83 @@
+#!/bin/sh
+# Inside a guest with eventboost and ebtest_cpufreq loaded, every policy on
+# eventboost: a Node service in a podman container, as the README's
+# containers section runs one, with and without the device passed in.
+#   container_test.sh TOP EBCTL NODE
+# The container's root is built from the guest's own /usr, /etc and the
+# tree (no image: the guest has no registry); it runs as nobody, whose
+# groups do not include the device's.  Prints TAP.
+TOP=$1 EBCTL=$2 NODE=$3
+GID=4242	# the host's eventboost group, as a number the image does not know
+W=/tmp/eb-container
+R=$W/rootfs
+n=0 rc=0
+ok() { n=$((n + 1)); echo "ok $n - container: $*"; }
+nok() { n=$((n + 1)); echo "not ok $n - container: $*"; rc=1; }
+
+echo "1..4"
+if ! command -v podman >/dev/null; then
+	nok "podman is not installed (scripts/setup-deps.sh installs it)"
+	exit 1
+fi
+mkdir -p "$R" || exit 1
+for d in usr etc work proc sys dev tmp run var; do mkdir -p "$R/$d"; done
+for l in bin sbin lib lib64; do [ -L "/$l" ] && ln -sfn "usr/$l" "$R/$l"; done
+mount --bind /usr "$R/usr" && mount --bind /etc "$R/etc" && mount --bind /work "$R/work" ||
+	{ nok "cannot build the container's root"; exit 1; }
+# What the udev rule does on a host, with a group the container lacks.
+mode=$(stat -c '%g %a' /dev/eventboost)
+chgrp $GID /dev/eventboost && chmod 0660 /dev/eventboost
+pod() {
+	podman --root $W/storage --runroot $W/run --storage-driver vfs \
+		--cgroup-manager cgroupfs --events-backend file \
+		run --rm --network none --user 65534:65534 "$@"
+}
+# The service: GC-Boost with zero code change, a few forced major GCs,
+# then its stats on stdout.
+app='for (let i = 0; i < 5; i++) { const a = []; for (let j = 0; j < 2e5; j++) a.push({ j }); gc(); }
+const s = require(process.env.EB_PKG).stats();
+console.log(JSON.stringify({ active: s.active, boosts: s.gc.boosts, errors: s.gc.errors }));'
+run_app() { # podman options...
+	pod "$@" --env EVENTBOOST=gc --env EB_PKG="$TOP/node-binding" --rootfs "$R" \
+		"$NODE" -r "$TOP/node-binding/register.js" --expose-gc -e "$app" \
+		>$W/out 2>$W/err
+}
+
+# 1. Without the device: the service runs, eventboost says why it is off.
+if run_app && grep -q '"active":false' $W/out &&
+	grep -q 'eventboost: inactive: no eventboost device.*--device /dev/eventboost' $W/err; then
+	ok "without --device the service runs and eventboost says to pass the device"
+else
+	nok "without --device: $(cat $W/out $W/err)"
+fi
+# 2. The device without its group: permission denied, said.
+if run_app --device /dev/eventboost && grep -q '"active":false' $W/out &&
+	grep -q 'eventboost: inactive: permission denied.*--group-add' $W/err; then
+	ok "--device without the group: the service runs and eventboost says to add the group"
+else
+	nok "--device without --group-add: $(cat $W/out $W/err)"
+fi
+# 3. Both: GC hints reach the module, counted by the kernel.
+gc_hints() { # the kernel's GC hints, all policies
+	"$EBCTL" status --json | "$NODE" -e 'let s = "";
+process.stdin.on("data", (d) => { s += d; }).on("end", () => console.log(JSON.parse(s).policies
+  .reduce((a, p) => a + (p.eventboost ? p.eventboost.hints.gc : 0), 0)));'
+}
+before=$(gc_hints)
+if run_app --device /dev/eventboost --group-add $GID && grep -q '"active":true' $W/out &&
+	grep -q '"errors":0' $W/out && ! grep -q '^eventboost:' $W/err; then
+	ok "--device and --group-add: eventboost active in the container, no error"
+else
+	nok "--device --group-add: $(cat $W/out $W/err)"
+fi
+after=$(gc_hints)
+boosts=$(sed -n 's/.*"boosts":\([0-9]*\).*/\1/p' $W/out)
+if [ -n "$boosts" ] && [ "$boosts" -ge 5 ] && [ "$((after - before))" -ge "$((2 * boosts))" ]; then
+	ok "the container's $boosts GC boosts reached the module ($((after - before)) GC hints counted)"
+else
+	nok "GC hints: the service saw ${boosts:-none}, the module counted $before -> $after"
+fi
+
+chgrp "${mode% *}" /dev/eventboost; chmod "${mode#* }" /dev/eventboost
+umount "$R/work" "$R/etc" "$R/usr"
+exit $rc
