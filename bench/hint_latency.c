@@ -34,6 +34,16 @@
  *	without CONFIG_UCLAMP_TASK gives {"supported": false} and the reason.
  *	Selects schedutil on CPU's policy and leaves it selected.
  *
+ *   hint_latency migrate [-b CPU_A] [-o CPU_B] [-n MOVES]
+ *	Migration following: a thread holding a GC vote moves itself
+ *	between the two CPUs (their own policies); the move to the new
+ *	policy at boost_freq and the old one back at base_freq.
+ *
+ *   hint_latency ticks [-b CPU] [-n REPS] [-d SPIN_MS]
+ *	What following costs: 1, 4, 16, 64 clients hold a vote while their
+ *	thread spins on CPU; each of their timer callbacks (one per client
+ *	per tick), timed by the kernel's timer tracepoints.  Needs tracefs.
+ *
  * Prints one JSON object.  Needs root and ebtest_cpufreq.ko.
  */
 #include "bench.h"	/* first: it defines _GNU_SOURCE */
@@ -63,6 +73,7 @@ _Static_assert(sizeof(struct uclamp_attr) == 56, "SCHED_ATTR_SIZE_VER1");
 #define UCLAMP_MAX_VALUE		1024	/* SCHED_CAPACITY_SCALE */
 
 #define RECORD "/dev/ebtest_cpufreq"
+#define EB_MAX_CPUS_BENCH 256
 /*
  * A change not landed SLOW_NS after a hint is late (counted, still
  * measured).  One not landed STUCK_NS after it never will: the governor lost
@@ -489,6 +500,312 @@ static int run_burst(const char *gov, long n, long spin_ms, long idle_ms,
 	return 0;
 }
 
+/* ------------------------------------------------------------- migrate */
+
+/* CPU @cpu's policy stats through the bench's client. */
+static struct eb_policy_stats stats_of(int cpu)
+{
+	struct eb_policy_stats st = { .cpu = cpu };
+
+	if (ioctl(eb_fd, EB_IOC_POLICY_STATS, &st))
+		die("EB_IOC_POLICY_STATS(%d): %s", cpu, strerror(errno));
+	return st;
+}
+
+static double dabs(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+/*
+ * The kernel's HZ, from jiffies against CLOCK_MONOTONIC over 0.5 s
+ * (/proc/timer_list), rounded to the values Kconfig offers; 0 if unknown.
+ */
+static long kernel_hz(void)
+{
+	static const long hzs[] = { 100, 250, 300, 1000 };
+	unsigned long long j[2] = { 0, 0 };
+	uint64_t t[2];
+	char line[256];
+	long best = 0;
+	double hz;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		FILE *f = fopen("/proc/timer_list", "r");
+
+		if (!f)
+			return 0;
+		t[i] = now_ns();
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "jiffies: %llu", &j[i]) == 1)
+				break;
+		fclose(f);
+		if (!i)
+			sleep_ns(500000000);
+	}
+	if (!j[0] || j[1] <= j[0])
+		return 0;
+	hz = (double)(j[1] - j[0]) * 1e9 / (double)(t[1] - t[0]);
+	for (i = 0; i < (int)(sizeof(hzs) / sizeof(hzs[0])); i++)
+		if (!best || dabs(hz - hzs[i]) < dabs(hz - best))
+			best = hzs[i];
+	return dabs(hz - best) < best * 0.2 ? best : 0;
+}
+
+/*
+ * migrate: a thread holding a GC vote moves itself between CPU A
+ * (BOOST_CPU) and CPU B (OTHER_CPU), spinning where it is, as an event
+ * loop the scheduler moved would.  The vote follows it when the client's
+ * timer next looks (each tick while a vote is held).  Reported: the move
+ * (just before sched_setaffinity()) to the new CPU's policy at boost_freq
+ * and to the old one's back at base_freq.  Each move after rate_limit_us
+ * of quiet, so that the rate limit holds back none.  The client's timer
+ * fires on the CPU that armed it, A: split by direction, away from A (the
+ * timer looks from the CPU the thread left) and back to A.
+ */
+static int run_migrate(long n)
+{
+	struct samples to_boost, from_base, away, back;
+	struct record rec_a = { 0 }, rec_b = { 0 };
+	uint64_t *t0 = calloc(n, sizeof(*t0));
+	unsigned int pol[2];
+	long i, stuck = 0, missing = 0, rl;
+	size_t ca = 0, cb = 0;
+	int cpus[2] = { boost_cpu, other_cpu };
+	struct eb_policy_stats st;
+
+	if (!t0)
+		die("out of memory");
+	pin_cpu(boost_cpu);
+	eb_fd = open("/dev/eventboost", O_RDWR | O_CLOEXEC);
+	if (eb_fd < 0)
+		die("/dev/eventboost: %s", strerror(errno));
+	for (i = 0; i < 2; i++) {
+		st = stats_of(cpus[i]);
+		if (!(st.flags & EB_POLICY_GOVERNED))
+			die("eventboost does not govern CPU %d", cpus[i]);
+		pol[i] = st.policy_cpu;
+	}
+	if (pol[0] == pol[1])
+		die("CPUs %d and %d share a policy: a move changes nothing", cpus[0], cpus[1]);
+	base_khz = st.base_khz;
+	boost_khz = st.boost_khz;
+	rl = cpufreq_read_long(boost_cpu, "eventboost/rate_limit_us");
+	if (rl < 0)
+		die("cannot read CPU %d's eventboost/rate_limit_us", boost_cpu);
+	rate_limit_ns = (uint64_t)rl * 1000;
+	samples_init(&to_boost, "to_boost", n);
+	samples_init(&from_base, "from_base", n);
+	samples_init(&away, "to_boost_away", n);
+	samples_init(&back, "to_boost_back", n);
+
+	hint(EB_IOC_GC_ENTER);
+	record_clear();
+	for (i = 0; i < n; i++) {
+		int to = cpus[(i + 1) & 1], from = cpus[i & 1];
+		uint64_t deadline;
+
+		/* quiet since the last change, a little jitter against ticks */
+		sleep_ns(rate_limit_ns + 200000 + (uint64_t)(rand() % 800) * 1000);
+		t0[i] = now_ns();
+		pin_cpu(to);
+		deadline = t0[i] + STUCK_NS;
+		while (stats_of(to).cur_khz != boost_khz ||
+		       stats_of(from).cur_khz != base_khz)
+			if (now_ns() > deadline) {
+				stuck++;
+				break;
+			}
+	}
+	hint(EB_IOC_GC_EXIT);
+	record_read(&rec_a, pol[0]);
+	record_read(&rec_b, pol[1]);
+
+	for (i = 0; i < n; i++) {
+		uint64_t end = i + 1 < n ? t0[i + 1] : UINT64_MAX;
+		/* move i: from cpus[i & 1] to cpus[(i + 1) & 1] */
+		struct record *rto = (i & 1) ? &rec_a : &rec_b;
+		struct record *rfrom = (i & 1) ? &rec_b : &rec_a;
+		size_t *cto = (i & 1) ? &ca : &cb, *cfrom = (i & 1) ? &cb : &ca;
+		bool got = false;
+
+		while (*cto < rto->n && rto->c[*cto].ts < t0[i])
+			(*cto)++;
+		if (*cto < rto->n && rto->c[*cto].ts < end &&
+		    rto->c[*cto].khz == boost_khz) {
+			samples_add(&to_boost, rto->c[*cto].ts - t0[i]);
+			samples_add(i & 1 ? &back : &away, rto->c[*cto].ts - t0[i]);
+			got = true;
+		}
+		while (*cfrom < rfrom->n && rfrom->c[*cfrom].ts < t0[i])
+			(*cfrom)++;
+		if (*cfrom < rfrom->n && rfrom->c[*cfrom].ts < end &&
+		    rfrom->c[*cfrom].khz == base_khz)
+			samples_add(&from_base, rfrom->c[*cfrom].ts - t0[i]);
+		else
+			got = false;
+		missing += !got;
+	}
+
+	json_open(NULL, '{');
+	json_str("mode", "migrate");
+	json_str("path", (st.flags & EB_POLICY_FAST_SWITCH) ? "fast_switch" : "worker");
+	json_u64("cpu_a", cpus[0]);
+	json_u64("cpu_b", cpus[1]);
+	json_u64("hz", kernel_hz());
+	json_u64("rate_limit_us", rate_limit_ns / 1000);
+	json_u64("moves", n);
+	json_u64("missing", missing);
+	json_u64("stuck", stuck);
+	json_samples(&to_boost);
+	json_samples(&away);
+	json_samples(&back);
+	json_samples(&from_base);
+	json_close('}');
+	putchar('\n');
+	return 0;
+}
+
+/* --------------------------------------------------------------- ticks */
+
+#define TRACEFS "/sys/kernel/tracing"
+
+static void tracefs_write(const char *file, const char *val)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), TRACEFS "/%s", file);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		die("%s: %s (is tracefs mounted?)", path, strerror(errno));
+	close(fd);
+}
+
+struct cb_open {
+	unsigned long long timer;
+	double ts;
+};
+
+/*
+ * From the trace: each eb_client_timer_fn callback's duration (entry to
+ * exit of the same hrtimer on the same CPU), in ns (the trace prints
+ * microseconds: each duration is off by less than 1 us, their mean is not).
+ */
+static void trace_callbacks(struct samples *dur)
+{
+	struct cb_open open_cb[EB_MAX_CPUS_BENCH];
+	char line[512];
+	FILE *f = fopen(TRACEFS "/trace", "r");
+	int cpu;
+
+	if (!f)
+		die(TRACEFS "/trace: %s", strerror(errno));
+	memset(open_cb, 0, sizeof(open_cb));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long timer;
+		char *p = strchr(line, '[');
+		double ts;
+
+		if (line[0] == '#' || !p || sscanf(p, "[%d] %*s %lf:", &cpu, &ts) != 2 ||
+		    cpu < 0 || cpu >= EB_MAX_CPUS_BENCH)
+			continue;
+		if ((p = strstr(line, "hrtimer_expire_entry: hrtimer=")) &&
+		    sscanf(p, "hrtimer_expire_entry: hrtimer=%llx", &timer) == 1) {
+			open_cb[cpu].timer = strstr(p, "function=eb_client_timer_fn") ? timer : 0;
+			open_cb[cpu].ts = ts;
+		} else if ((p = strstr(line, "hrtimer_expire_exit: hrtimer=")) &&
+			   sscanf(p, "hrtimer_expire_exit: hrtimer=%llx", &timer) == 1) {
+			if (open_cb[cpu].timer && open_cb[cpu].timer == timer)
+				samples_add(dur, (uint64_t)((ts - open_cb[cpu].ts) * 1e9 + 0.5));
+			open_cb[cpu].timer = 0;
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * ticks: what following costs.  While a client holds a vote its timer
+ * fires each tick (on the CPU that armed it) to follow its thread.  N of
+ * this thread's clients hold a GC vote for SPIN_MS while it spins on CPU;
+ * the kernel's timer tracepoints time each callback.  Reported per N: the
+ * callbacks per second and their duration (median, p99, mean).
+ */
+static int run_ticks(long reps, long spin_ms)
+{
+	static const int ns[] = { 1, 4, 16, 64 };
+	const int nn = sizeof(ns) / sizeof(ns[0]);
+	int fds[64];
+	long hz, r, i, j;
+
+	pin_cpu(boost_cpu);
+	for (i = 0; i < 64; i++) {
+		fds[i] = open("/dev/eventboost", O_RDWR | O_CLOEXEC);
+		if (fds[i] < 0)
+			die("/dev/eventboost: %s", strerror(errno));
+	}
+	eb_fd = fds[0];
+	if (!(stats_of(boost_cpu).flags & EB_POLICY_GOVERNED))
+		die("eventboost does not govern CPU %d", boost_cpu);
+	hz = kernel_hz();
+	tracefs_write("tracing_on", "0");
+	tracefs_write("buffer_size_kb", "16384");
+	tracefs_write("set_event", "");
+	tracefs_write("events/timer/hrtimer_expire_entry/enable", "1");
+	tracefs_write("events/timer/hrtimer_expire_exit/enable", "1");
+
+	json_open(NULL, '{');
+	json_str("mode", "ticks");
+	json_u64("cpu", boost_cpu);
+	json_u64("hz", hz);
+	json_u64("repetitions", reps);
+	json_u64("spin_ms", spin_ms);
+	json_open("by_clients", '[');
+	for (j = 0; j < nn; j++) {
+		struct samples dur;
+		uint64_t held = 0;
+		double sum = 0;
+
+		samples_init(&dur, "callback", (size_t)ns[j] * reps * (spin_ms + 50) * 1001 / 1000);
+		for (r = 0; r < reps; r++) {
+			uint64_t t0, end;
+
+			tracefs_write("trace", "");
+			tracefs_write("tracing_on", "1");
+			t0 = now_ns();
+			for (i = 0; i < ns[j]; i++)
+				if (ioctl(fds[i], EB_IOC_GC_ENTER, 0))
+					die("GC_ENTER: %s", strerror(errno));
+			end = t0 + (uint64_t)spin_ms * 1000000;
+			while (now_ns() < end)
+				;
+			for (i = 0; i < ns[j]; i++)
+				ioctl(fds[i], EB_IOC_GC_EXIT, 0);
+			held += now_ns() - t0;
+			tracefs_write("tracing_on", "0");
+			trace_callbacks(&dur);
+		}
+		for (i = 0; i < (long)dur.n; i++)
+			sum += (double)dur.v[i];
+		json_open(NULL, '{');
+		json_u64("clients", ns[j]);
+		json_u64("held_ns", held);
+		json_dbl("callbacks_per_s", (double)dur.n * 1e9 / (double)held);
+		json_dbl("cpu_pct", 100.0 * sum / (double)held);
+		json_samples(&dur);
+		json_close('}');
+		free(dur.v);
+	}
+	json_close(']');
+	json_close('}');
+	putchar('\n');
+	tracefs_write("set_event", "");
+	for (i = 0; i < 64; i++)
+		close(fds[i]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = 400, k = 100, spin_ms = 200, idle_ms = 300;
@@ -532,11 +849,17 @@ int main(int argc, char **argv)
 		return run_burst(gov, n, spin_ms, idle_ms, false);
 	if (!strcmp(mode, "uclamp"))
 		return run_burst("schedutil", n, spin_ms, idle_ms, true);
+	if (!strcmp(mode, "migrate"))
+		return run_migrate(n);
+	if (!strcmp(mode, "ticks"))
+		return run_ticks(n, spin_ms);
 usage:
 	fprintf(stderr,
 		"usage: %s hint [-b BOOST_CPU] [-o OTHER_CPU] [-n N] [-k BLOCK<=1000]\n"
 		"       %s burst -g GOVERNOR [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]\n"
-		"       %s uclamp [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]\n",
-		argv[0], argv[0], argv[0]);
+		"       %s uclamp [-b CPU] [-n N] [-d SPIN_MS] [-i IDLE_MS]\n"
+		"       %s migrate [-b CPU_A] [-o CPU_B] [-n MOVES]\n"
+		"       %s ticks [-b CPU] [-n REPS] [-d SPIN_MS]\n",
+		argv[0], argv[0], argv[0], argv[0], argv[0]);
 	return 2;
 }

@@ -341,6 +341,47 @@ if (out.hint_latency.worker) {
   }
 }
 
+// Migration following (issue 18): a vote follows its thread when the
+// client's timer next looks, each tick while a vote is held.  The move's
+// latency against the tick, and what the looking costs per voting client.
+out.migration = {};
+for (const p of paths) {
+  if (!exists(`migrate-${p}.json`)) continue;
+  const m = json(`migrate-${p}.json`);
+  const tickUs = m.hz ? 1e6 / m.hz : null;
+  out.migration[p] = {
+    hz: m.hz, tick_us: tickUs, moves: m.moves, missing: m.missing, stuck: m.stuck,
+    rate_limit_us: m.rate_limit_us,
+    to_boost: fig(m.to_boost), from_base: fig(m.from_base),
+    to_boost_away_from_timer_cpu: fig(m.to_boost_away), to_boost_back_to_timer_cpu: fig(m.to_boost_back),
+    to_boost_within_tick: tickUs ? round(m.to_boost.median_ns / 1000 / tickUs, 2) : null,
+  };
+  say(pad(`${p}, migration -> new CPU boosted`, 42) +
+    pad(`${fmtUs(m.to_boost.median_ns)} / ${fmtUs(m.to_boost.p99_ns)} (${m.to_boost.n})`, 26) +
+    `away from the timer's CPU ${fmtUs(m.to_boost_away.median_ns)}, back to it ` +
+    `${fmtUs(m.to_boost_back.median_ns)}; old CPU at base ${fmtUs(m.from_base.median_ns)} / ` +
+    `${fmtUs(m.from_base.p99_ns)} us; ` +
+    `tick ${tickUs ? tickUs.toFixed(0) : '?'} us (HZ ${m.hz || '?'})`);
+  checks.push({ check: `${p}: every migration moved the vote`, ok: !m.missing && !m.stuck,
+    figure: `${m.moves - m.missing} of ${m.moves}`,
+    detail: 'the new CPU\'s policy at boost_freq and the old one\'s back at base_freq before the next move' });
+}
+out.following_cost = {};
+for (const p of paths) {
+  if (!exists(`ticks-${p}.json`)) continue;
+  const t = json(`ticks-${p}.json`);
+  out.following_cost[p] = {
+    hz: t.hz, spin_ms: t.spin_ms, repetitions: t.repetitions,
+    by_clients: t.by_clients.map((b) => ({
+      clients: b.clients, callbacks_per_s: round(b.callbacks_per_s, 1), cpu_pct: round(b.cpu_pct, 3),
+      callback: { ...fig(b.callback), mean_us: round(us(b.callback.mean_ns)) },
+    })),
+  };
+  say(`  ${p}: following's timer callbacks on the voting thread's CPU (HZ ${t.hz}): ` +
+    t.by_clients.map((b) => `${b.clients} clients ${b.callbacks_per_s.toFixed(0)}/s, ` +
+      `${us(b.callback.mean_ns).toFixed(2)} us mean, ${b.cpu_pct.toFixed(2)}% CPU`).join('; '));
+}
+
 // --------------------------------------------------------- 3. cost to Node
 const cfgs = ['off', 'gc', 'queue', 'all', 'q10ms'].filter((c) => exists(`node-${c}-1.wrk.txt`));
 const cfgLabel = { off: 'hooks off', gc: 'GC only', queue: 'queue only', all: 'all hooks',

@@ -6,6 +6,8 @@
 #   1. hint_cost-<path>.json     cost of a hint vs null ioctl and sysfs
 #   2. hint_latency-<path>.json  hint -> frequency applied, same/cross CPU
 #      burst-<gov>-<path>.json   schedutil/ondemand reacting to a burst
+#      migrate-<path>.json       a vote following its thread to another CPU
+#      ticks-<path>.json         the following timer's cost, 1-64 clients
 #   3. node-<cfg>-<rep>.*        the Node service: hooks off/gc/queue/all
 #                                (and two diagnostics of the queue hook)
 #   4. activity-<endpoint>.*     boost activity with all hooks on
@@ -26,15 +28,16 @@ fail() { echo "bench: $*" >&2; echo 1 > "$OUT/result"; exit 1; }
 
 # Sizes: a full run fits in about 10 minutes of guest time on 2 host cores.
 if [ "$QUICK" = 1 ]; then
-	COST_N=500 COST_R=2 LAT_N=100 BURSTS=5 UCL_N=10 NODE_SECS=3 NODE_REPS=2 ACT_SECS=3
+	COST_N=500 COST_R=2 LAT_N=100 BURSTS=5 UCL_N=10 MIG_N=20 TICK_R=1 NODE_SECS=3 NODE_REPS=2 ACT_SECS=3
 else
-	COST_N=3000 COST_R=6 LAT_N=600 BURSTS=25 UCL_N=100 NODE_SECS=5 NODE_REPS=12 ACT_SECS=10
+	COST_N=3000 COST_R=6 LAT_N=600 BURSTS=25 UCL_N=100 MIG_N=200 TICK_R=6 NODE_SECS=5 NODE_REPS=12 ACT_SECS=10
 fi
 
 cat > "$OUT/params.json" <<EOF
 {"quick": $QUICK, "cost_iterations_per_round": $COST_N, "cost_rounds": $COST_R,
  "latency_boosts_each_way": $LAT_N, "bursts_per_governor": $BURSTS, "burst_spin_ms": 200,
- "burst_idle_ms": 300, "uclamp_times": $UCL_N, "node_secs": $NODE_SECS, "node_repetitions": $NODE_REPS,
+ "burst_idle_ms": 300, "uclamp_times": $UCL_N, "migrations": $MIG_N, "ticks_repetitions": $TICK_R,
+ "ticks_spin_ms": 500, "node_secs": $NODE_SECS, "node_repetitions": $NODE_REPS,
  "activity_secs": $ACT_SECS}
 EOF
 
@@ -60,6 +63,7 @@ lscpu -J > "$OUT/lscpu-guest.json" 2>/dev/null
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource > "$OUT/clocksource.txt"
 grep -r . /sys/devices/system/cpu/vulnerabilities/ > "$OUT/vulnerabilities.txt" 2>/dev/null
 
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 for m in cpufreq_userspace cpufreq_ondemand cpufreq_performance; do
 	modprobe -q "$m" 2>/dev/null
 done
@@ -91,6 +95,15 @@ parts12() { # path fast_switch
 		> "$OUT/uclamp-$path.json" || fail "uclamp ($path)"
 	"$BIN/hint_latency" burst -g schedutil -b 1 -n $UCL_N -d 20 -i 100 \
 		> "$OUT/uclamp-control-$path.json" || fail "uclamp control ($path)"
+	# Migration following (issue 18): a vote follows its thread at the
+	# client timer's next look, each tick; and what those looks cost.
+	eventboost_for_latency
+	say "$path: migration -> vote moved (${MIG_N} moves)"
+	"$BIN/hint_latency" migrate -b 1 -o 0 -n $MIG_N \
+		> "$OUT/migrate-$path.json" || fail "migrate ($path)"
+	say "$path: following's timer callbacks with 1-64 voting clients"
+	"$BIN/hint_latency" ticks -b 1 -n $TICK_R -d 500 \
+		> "$OUT/ticks-$path.json" || fail "ticks ($path)"
 }
 
 parts12 fast_switch 1
