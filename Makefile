@@ -108,7 +108,7 @@ install-user: userlib
 		> $(UNITDIR)/eventboost-governor.service
 	install -D -m 0644 packaging/default-eventboost $(DOCDIR)/default-eventboost
 	install -D -m 0644 packaging/modprobe-eventboost.conf $(DOCDIR)/modprobe-eventboost.conf
-	install -D -m 0644 packaging/cdi/eventboost.json.in $(DOCDIR)/cdi-eventboost.json.in
+	install -D -m 0644 packaging/cdi/eventboost.json $(DOCDIR)/cdi-eventboost.json
 	@if [ -z "$(DESTDIR)" ]; then \
 		getent group eventboost >/dev/null || groupadd --system eventboost; \
 		udevadm control --reload 2>/dev/null || true; \
@@ -122,7 +122,7 @@ uninstall:
 	      $(MANDIR)/man8/ebctl.8 $(MANDIR)/man8/eventboost-select-governor.8 $(BASHCOMPDIR)/ebctl \
 	      $(SBINDIR)/eventboost-select-governor $(UNITDIR)/eventboost-governor.service \
 	      $(DOCDIR)/default-eventboost $(DOCDIR)/modprobe-eventboost.conf \
-	      $(DOCDIR)/cdi-eventboost.json.in
+	      $(DOCDIR)/cdi-eventboost.json
 	-rmdir $(INCDIR)/eventboost/linux $(INCDIR)/eventboost $(DOCDIR) 2>/dev/null
 	@if [ -z "$(DESTDIR)" ]; then \
 		if [ -n "$(KVER)" ] && [ -d /lib/modules/$(KVER) ]; then depmod -a $(KVER); fi; \

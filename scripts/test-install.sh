@@ -168,10 +168,9 @@ t "systemd-analyze verify: the unit and its hardening options are clean" \
 	'sed "s,@SBINDIR@,$d/usr/sbin," "$top/packaging/eventboost-governor.service" > "$f/eventboost-governor.service" &&
 	 out=$(systemd-analyze verify --man=no "$f/eventboost-governor.service" 2>&1) && [ -z "$out" ] &&
 	 grep -q "^ProtectSystem=strict" "$u" && grep -q "^NoNewPrivileges=yes" "$u" && ! grep -q "^ProtectKernelTunables" "$u" || { echo "# $out"; false; }'
-t "the CDI spec, with the host's group id filled in, is a device eventboost/hint=hint" \
-	'sed "s/@GID@/4242/" "$d/usr/share/doc/eventboost/cdi-eventboost.json.in" > "$f/cdi.json" &&
-	 python3 -c "import json,sys; s=json.load(open(sys.argv[1])); d=s[\"devices\"][0]; e=d[\"containerEdits\"]
-sys.exit(0 if s[\"kind\"] == \"eventboost/hint\" and d[\"name\"] == \"hint\" and e[\"deviceNodes\"][0][\"path\"] == \"/dev/eventboost\" and e[\"additionalGIDs\"] == [4242] else 1)" "$f/cdi.json"'
+t "the CDI spec is a device eventboost/hint=hint, in CDI 0.3.0 (what older runtimes read)" \
+	'python3 -c "import json,sys; s=json.load(open(sys.argv[1])); d=s[\"devices\"][0]; n=d[\"containerEdits\"][\"deviceNodes\"][0]
+sys.exit(0 if s[\"cdiVersion\"] == \"0.3.0\" and s[\"kind\"] == \"eventboost/hint\" and d[\"name\"] == \"hint\" and n[\"path\"] == \"/dev/eventboost\" and n[\"fileMode\"] == 0o666 else 1)" "$d/usr/share/doc/eventboost/cdi-eventboost.json"'
 t "make uninstall and uninstall-dkms remove it all" \
 	'make -s -C "$top" uninstall uninstall-dkms DESTDIR="$d" PREFIX=/usr KVER="$kver" >/dev/null &&
 	[ -z "$(find "$d" -type f -o -type l)" ]'

@@ -14,7 +14,7 @@ n=0 rc=0
 ok() { n=$((n + 1)); echo "ok $n - container: $*"; }
 nok() { n=$((n + 1)); echo "not ok $n - container: $*"; rc=1; }
 
-echo "1..4"
+echo "1..5"
 if ! command -v podman >/dev/null; then
 	nok "podman is not installed (scripts/setup-deps.sh installs it)"
 	exit 1
@@ -77,6 +77,19 @@ if [ -n "$boosts" ] && [ "$boosts" -ge 5 ] && [ "$((after - before))" -ge "$((2 
 else
 	nok "GC hints: the service saw ${boosts:-none}, the module counted $before -> $after"
 fi
+
+# 5. The CDI spec the package ships, as /etc/cdi/eventboost.json: the
+# device by its CDI name alone, no group to add (the spec makes the node
+# usable by the container's users).
+mkdir -p /etc/cdi
+cp "$TOP/packaging/cdi/eventboost.json" /etc/cdi/eventboost.json
+if run_app --device eventboost/hint=hint && grep -q '"active":true' $W/out &&
+	grep -q '"errors":0' $W/out && ! grep -q '^eventboost:' $W/err; then
+	ok "CDI: --device eventboost/hint=hint with the shipped spec, eventboost active"
+else
+	nok "CDI --device eventboost/hint=hint: $(cat $W/out $W/err)"
+fi
+rm -f /etc/cdi/eventboost.json
 
 chgrp "${mode% *}" /dev/eventboost; chmod "${mode#* }" /dev/eventboost
 umount "$R/work" "$R/etc" "$R/usr"
