@@ -176,6 +176,25 @@ static struct eb_policy_stats policy_stats(void)
 	return st;
 }
 
+/* The bench's client, bound to the calling thread, which stays on @cpu. */
+static void open_client(int cpu)
+{
+	pin_cpu(cpu);
+	eb_fd = open("/dev/eventboost", O_RDWR | O_CLOEXEC);
+	if (eb_fd < 0)
+		die("/dev/eventboost: %s", strerror(errno));
+}
+
+/* eventboost's rate_limit_us on @cpu's policy, in ns. */
+static uint64_t rate_limit_of(int cpu)
+{
+	long rl = cpufreq_read_long(cpu, "eventboost/rate_limit_us");
+
+	if (rl < 0)
+		die("cannot read CPU %d's eventboost/rate_limit_us", cpu);
+	return (uint64_t)rl * 1000;
+}
+
 /* Wait (sleeping) until the policy runs at khz; false after max_ns. */
 static bool wait_khz(unsigned int khz, uint64_t max_ns)
 {
@@ -317,15 +336,11 @@ static int run_hint(long n, long k)
 	struct hint_run same = { .name = "same_cpu" }, cross = { .name = "cross_cpu" };
 	struct eb_policy_stats st = { 0 };
 	struct hint_iter *it = calloc(k, sizeof(*it));
-	long done, rl;
+	long done;
 
 	if (!it)
 		die("out of memory");
-	pin_cpu(boost_cpu);
-	/* The client is bound to this thread, which stays on BOOST_CPU. */
-	eb_fd = open("/dev/eventboost", O_RDWR | O_CLOEXEC);
-	if (eb_fd < 0)
-		die("/dev/eventboost: %s", strerror(errno));
+	open_client(boost_cpu);
 	st.cpu = boost_cpu;
 	if (ioctl(eb_fd, EB_IOC_POLICY_STATS, &st))
 		die("EB_IOC_POLICY_STATS: %s", strerror(errno));
@@ -334,10 +349,7 @@ static int run_hint(long n, long k)
 	base_khz = st.base_khz;
 	boost_khz = st.boost_khz;
 	policy_cpu = st.policy_cpu;
-	rl = cpufreq_read_long(boost_cpu, "eventboost/rate_limit_us");
-	if (rl < 0)
-		die("cannot read CPU %d's eventboost/rate_limit_us", boost_cpu);
-	rate_limit_ns = (uint64_t)rl * 1000;
+	rate_limit_ns = rate_limit_of(boost_cpu);
 	samples_init(&same.lat, "latency", n);
 	samples_init(&same.ioctl_ns, "ioctl", n);
 	samples_init(&cross.lat, "latency", n);
@@ -570,17 +582,14 @@ static int run_migrate(long n)
 	struct record rec_a = { 0 }, rec_b = { 0 };
 	uint64_t *t0 = calloc(n, sizeof(*t0));
 	unsigned int pol[2];
-	long i, stuck = 0, missing = 0, rl;
+	long i, stuck = 0, missing = 0;
 	size_t ca = 0, cb = 0;
 	int cpus[2] = { boost_cpu, other_cpu };
 	struct eb_policy_stats st;
 
 	if (!t0)
 		die("out of memory");
-	pin_cpu(boost_cpu);
-	eb_fd = open("/dev/eventboost", O_RDWR | O_CLOEXEC);
-	if (eb_fd < 0)
-		die("/dev/eventboost: %s", strerror(errno));
+	open_client(boost_cpu);
 	for (i = 0; i < 2; i++) {
 		st = stats_of(cpus[i]);
 		if (!(st.flags & EB_POLICY_GOVERNED))
@@ -591,10 +600,7 @@ static int run_migrate(long n)
 		die("CPUs %d and %d share a policy: a move changes nothing", cpus[0], cpus[1]);
 	base_khz = st.base_khz;
 	boost_khz = st.boost_khz;
-	rl = cpufreq_read_long(boost_cpu, "eventboost/rate_limit_us");
-	if (rl < 0)
-		die("cannot read CPU %d's eventboost/rate_limit_us", boost_cpu);
-	rate_limit_ns = (uint64_t)rl * 1000;
+	rate_limit_ns = rate_limit_of(boost_cpu);
 	samples_init(&to_boost, "to_boost", n);
 	samples_init(&from_base, "from_base", n);
 	samples_init(&away, "to_boost_away", n);
