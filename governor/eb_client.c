@@ -173,12 +173,13 @@ unlock:
 	if (wd_cpu >= 0)
 		eb_cpu_count_end(wd_cpu, true);
 	/*
-	 * Only a vote that ended or moved changes a decision: a look that
-	 * found the thread where it was takes no policy lock.
+	 * Only a vote that ended or moved changes a decision.  A look that
+	 * found the thread where it was takes no policy lock, unless the
+	 * policy is not at what it decided (a failed apply is retried).
 	 */
 	if (from >= 0)
 		eb_cpu_update(from, -1, 0, false);
-	if (from >= 0 && to >= 0 && to != from)
+	if (to >= 0 && (from >= 0 || eb_cpu_unsettled(to)))
 		eb_cpu_update(to, -1, 0, false);
 	return HRTIMER_NORESTART;
 }

@@ -242,6 +242,7 @@ int eb_cpu_may_boost(int cpu, u64 now);
 void eb_cpu_vote_add(int cpu);
 void eb_cpu_vote_del(int cpu);
 void eb_cpu_update(int cpu, int reason, u64 hint_ns, bool sync);
+bool eb_cpu_unsettled(int cpu);
 void eb_cpu_count_end(int cpu, bool watchdog);
 unsigned int eb_cpu_max_boost_us(int cpu);
 u64 eb_cpu_client_budget_ns(int cpu);

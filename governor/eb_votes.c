@@ -7,6 +7,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/cpufreq.h>
+#include <linux/compiler.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -48,6 +49,27 @@ void eb_cpu_update(int cpu, int reason, u64 hint_ns, bool sync)
 			eb_kick(ebp, sync);
 	}
 	rcu_read_unlock();
+}
+
+/*
+ * Whether @cpu's policy runs at other than it decided: an apply the driver
+ * failed, or a boost the rate limit holds back.  A following look that
+ * finds its thread where it was then re-decides, which retries the apply.
+ * Lockless: a stale answer costs one look, or one more.
+ */
+bool eb_cpu_unsettled(int cpu)
+{
+	struct eb_policy *ebp;
+	bool ret = false;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	if (ebp) {
+		/* Written under ebp->lock; a stale read costs one look. */
+		ret = data_race(ebp->target_khz != ebp->applied_khz);
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 /*

@@ -39,6 +39,8 @@ static long read_long(const char *path)
 	return strtol(buf, NULL, 10);
 }
 
+#define DRV_PARAM "/sys/module/ebtest_cpufreq/parameters/"
+
 static int policy_of(int cpu)
 {
 	char path[128], buf[64];
@@ -1214,6 +1216,29 @@ TEST_F(eb, apply_path_and_driver_rules)
 		EXPECT_EQ(0, dp.overlaps);
 		EXPECT_EQ(0, dp.offcpu);
 	}
+	close(fd);
+}
+
+/*
+ * A driver may fail a change (fast switch returning 0, ->target() an
+ * error).  While the vote that wants the boost is held, the client's
+ * following look retries it within a tick or so, not only the next hint.
+ */
+TEST_F(eb, a_failed_change_is_retried_while_voting)
+{
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "1"));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	/* the boost failed once; no other hint comes */
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 1000))
+		TH_LOG("votes %u", client_info(fd).votes);
+	EXPECT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
 	close(fd);
 }
 

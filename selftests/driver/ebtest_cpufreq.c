@@ -93,6 +93,26 @@ module_param(shared_from, int, 0444);
 MODULE_PARM_DESC(shared_from,
 		 "CPUs from this one on share one policy, the others one each (default: -1, off)");
 
+/*
+ * Fault injection: the next fail_changes frequency changes fail (fast
+ * switch returns 0, ->target_index() -EIO) and change nothing, as a real
+ * driver's may.  Written by the tests; no lock: they make one change at a
+ * time.
+ */
+static unsigned int fail_changes;
+module_param(fail_changes, uint, 0644);
+MODULE_PARM_DESC(fail_changes, "Fail the next N frequency changes (default: 0)");
+
+static bool ebt_fail_this_change(void)
+{
+	unsigned int n = READ_ONCE(fail_changes);
+
+	if (!n)
+		return false;
+	WRITE_ONCE(fail_changes, n - 1);
+	return true;
+}
+
 static bool fast_switch = true;
 module_param(fast_switch, bool, 0444);
 MODULE_PARM_DESC(fast_switch, "Offer fast frequency switching (default: 1)");
@@ -399,7 +419,10 @@ static unsigned int ebt_fast_switch(struct cpufreq_policy *policy,
 	/* A preemptible caller is not bound to any CPU: count that too. */
 	if (preemptible() || !cpumask_test_cpu(cpu, policy->cpus))
 		atomic64_inc(&ep->offcpu);
-	khz = ebt_apply(policy, ebt_resolve(policy, target_freq), 'f', cpu);
+	if (ebt_fail_this_change())
+		khz = 0;
+	else
+		khz = ebt_apply(policy, ebt_resolve(policy, target_freq), 'f', cpu);
 	ebt_leave(ep);
 
 	return khz;
@@ -409,11 +432,16 @@ static int ebt_target_index(struct cpufreq_policy *policy, unsigned int index)
 {
 	struct ebt_policy *ep = policy->driver_data;
 
+	int ret = 0;
+
 	ebt_enter(ep);
-	ebt_apply(policy, index, 't', raw_smp_processor_id());
+	if (ebt_fail_this_change())
+		ret = -EIO;
+	else
+		ebt_apply(policy, index, 't', raw_smp_processor_id());
 	ebt_leave(ep);
 
-	return 0;
+	return ret;
 }
 
 static unsigned int ebt_get(unsigned int cpu)
