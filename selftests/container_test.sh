@@ -19,16 +19,31 @@ if ! command -v podman >/dev/null; then
 	nok "podman is not installed (scripts/setup-deps.sh installs it)"
 	exit 1
 fi
+# Undone on every way out: the device's mode, the mounts, the CDI spec.
+mode=$(stat -c '%g %a' /dev/eventboost)
+mounts=
+cleanup() {
+	chgrp "${mode% *}" /dev/eventboost; chmod "${mode#* }" /dev/eventboost
+	for m in $mounts; do umount "$m"; done
+	[ -e $W/cdi-saved ] && mv $W/cdi-saved /etc/cdi/eventboost.json
+	rm -rf $W
+}
+trap cleanup EXIT
+bind_in() { # host directory -> the same path in the container's root
+	mkdir -p "$R$1" && mount --bind "$1" "$R$1" && mounts="$R$1 $mounts"
+}
 mkdir -p "$R" || exit 1
-for d in usr etc work proc sys dev tmp run var; do mkdir -p "$R/$d"; done
+for d in proc sys dev tmp run var; do mkdir -p "$R/$d"; done
 for l in bin sbin lib lib64; do [ -L "/$l" ] && ln -sfn "usr/$l" "$R/$l"; done
-mount --bind /usr "$R/usr" && mount --bind /etc "$R/etc" && mount --bind /work "$R/work" ||
+# Node from npm (make check's) lives under the tree or its own prefix.
+prefix=$(dirname "$(dirname "$NODE")")
+case $prefix in /usr | "$TOP"/*) prefix= ;; esac
+bind_in /usr && bind_in /etc && bind_in "$TOP" && { [ -z "$prefix" ] || bind_in "$prefix"; } ||
 	{ nok "cannot build the container's root"; exit 1; }
 # What the udev rule does on a host, with a group the container lacks.
-mode=$(stat -c '%g %a' /dev/eventboost)
 chgrp $GID /dev/eventboost && chmod 0660 /dev/eventboost
 pod() {
-	podman --root $W/storage --runroot $W/run --storage-driver vfs \
+	timeout 300 podman --root $W/storage --runroot $W/run --storage-driver vfs \
 		--cgroup-manager cgroupfs --events-backend file \
 		run --rm --network none --user 65534:65534 "$@"
 }
@@ -57,7 +72,7 @@ if run_app --device /dev/eventboost && grep -q '"active":false' $W/out &&
 else
 	nok "--device without --group-add: $(cat $W/out $W/err)"
 fi
-# 3. Both: GC hints reach the module, counted by the kernel.
+# 3 and 4. Both: GC hints reach the module, counted by the kernel.
 gc_hints() { # the kernel's GC hints, all policies
 	"$EBCTL" status --json | "$NODE" -e 'let s = "";
 process.stdin.on("data", (d) => { s += d; }).on("end", () => console.log(JSON.parse(s).policies
@@ -82,6 +97,7 @@ fi
 # device by its CDI name alone, no group to add (the spec makes the node
 # usable by the container's users).
 mkdir -p /etc/cdi
+[ -e /etc/cdi/eventboost.json ] && mv /etc/cdi/eventboost.json $W/cdi-saved
 cp "$TOP/packaging/cdi/eventboost.json" /etc/cdi/eventboost.json
 if run_app --device eventboost/hint=hint && grep -q '"active":true' $W/out &&
 	grep -q '"errors":0' $W/out && ! grep -q '^eventboost:' $W/err; then
@@ -90,7 +106,4 @@ else
 	nok "CDI --device eventboost/hint=hint: $(cat $W/out $W/err)"
 fi
 rm -f /etc/cdi/eventboost.json
-
-chgrp "${mode% *}" /dev/eventboost; chmod "${mode#* }" /dev/eventboost
-umount "$R/work" "$R/etc" "$R/usr"
 exit $rc
