@@ -15,7 +15,7 @@ if [ ! -r "$tarball" ]; then
 fi
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c %Y "$tarball")
 # Bump when the options below change, so the cache is rebuilt.
-CONFIG_REV=1
+CONFIG_REV=2
 self=r$CONFIG_REV
 cache=${EB_DEBUG_CACHE:-/var/cache/eventboost/debug-kernel}
 tree=$cache/$srcver-$self/linux
@@ -52,7 +52,7 @@ start=$(date +%s)
 	   --set-str LOCALVERSION -ebdebug -d LOCALVERSION_AUTO
 	make olddefconfig
 	for opt in KASAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK CPU_FREQ \
-		   MODULES HOTPLUG_CPU FTRACE; do
+		   MODULES HOTPLUG_CPU FTRACE USER_NS; do
 		grep -q "^CONFIG_$opt=y" .config || { echo "error: CONFIG_$opt not set" >&2; exit 1; }
 	done
 	make -j"${JOBS:-$(nproc)}" bzImage modules

@@ -13,7 +13,7 @@ set -euo pipefail
 flavor=${1:-generic}
 case $flavor in generic | rt) ;; *) echo "usage: $0 [generic|rt]" >&2; exit 2 ;; esac
 # Bump when the options below change, so the cache is rebuilt.
-CONFIG_REV=1
+CONFIG_REV=2
 pkg=linux-source-7.2
 cache=${EB_SID_CACHE:-/var/cache/eventboost/sid}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,7 +72,7 @@ start=$(date +%s)
 	[ "$flavor" = rt ] && $c -d PREEMPT -d PREEMPT_VOLUNTARY -d PREEMPT_NONE \
 		-d PREEMPT_LAZY -e PREEMPT_RT -e EXPERT
 	make olddefconfig
-	for opt in CPU_FREQ CPU_FREQ_GOV_SCHEDUTIL UCLAMP_TASK MODULES HOTPLUG_CPU FTRACE \
+	for opt in CPU_FREQ CPU_FREQ_GOV_SCHEDUTIL UCLAMP_TASK MODULES HOTPLUG_CPU FTRACE USER_NS \
 		   $([ "$flavor" = rt ] && echo PREEMPT_RT); do
 		grep -q "^CONFIG_$opt=y" .config || { echo "error: CONFIG_$opt not set" >&2; exit 1; }
 	done
