@@ -285,6 +285,15 @@ static void eb_gov_exit(struct cpufreq_policy *policy)
 	struct eb_tunables *t = ebp->tunables;
 
 	mutex_lock(&eb_global_tunables_lock);
+	/*
+	 * The last user takes the files out of sysfs first, which waits for
+	 * a store or show in progress: gov_attr_set_put() destroys their
+	 * update_lock before its kobject_put() removes them, and one that
+	 * came in between would lock a destroyed mutex.  usage_count changes
+	 * only here and in eb_gov_init(), under eb_global_tunables_lock.
+	 */
+	if (t->attr_set.usage_count == 1)
+		kobject_del(&t->attr_set.kobj);
 	/* The last put frees @t: compare the pointer only. */
 	if (!gov_attr_set_put(&t->attr_set, &ebp->tunables_hook) &&
 	    t == eb_global_tunables)
