@@ -431,7 +431,6 @@ static unsigned int ebt_fast_switch(struct cpufreq_policy *policy,
 static int ebt_target_index(struct cpufreq_policy *policy, unsigned int index)
 {
 	struct ebt_policy *ep = policy->driver_data;
-
 	int ret = 0;
 
 	ebt_enter(ep);
