@@ -363,7 +363,7 @@ void QueueMonitor::Monitor(Shared* s) {
   // The head-of-line baseline, the loop thread's CPU time per iteration:
   // between two looks, the CPU it used over the iterations it began.
   Baseline busy;
-  uint64_t busy_seq = s->seq.load(), busy_cpu = hol_base;
+  uint64_t busy_seq = 0, busy_cpu = hol_base;  // 0: no iteration seen yet
 
   while (!s->stop.load()) {
     uint64_t now = MonoNs(), cpu = LoopCpuNs(s);
@@ -373,9 +373,9 @@ void QueueMonitor::Monitor(Shared* s) {
     if (seq == 0) {
       // The loop has not reached its first prepare since start() (a
       // preload starts us before the main script): the script's start-up
-      // work is no backlog -- nothing waits behind it yet -- and must not
-      // teach the baseline either.  The first prepare wakes us.
-      hol_base = busy_cpu = last_cpu = cpu;
+      // work is no backlog -- nothing waits behind it yet -- and no
+      // iteration either (see busy_seq below).  The first prepare wakes us.
+      hol_base = last_cpu = cpu;
       last_now = now;
       SleepNs(s, 1000000000);
       continue;
@@ -389,7 +389,13 @@ void QueueMonitor::Monitor(Shared* s) {
       uint64_t at = s->prepare_cpu.load(std::memory_order_relaxed);
       if (at <= cpu) hol_base = at;
     }
-    if (seq != busy_seq) {
+    if (busy_seq == 0) {
+      // The first look since the loop began: what ran before its first
+      // prepare was start-up work, no iteration.  Count from that prepare
+      // where the loop published it, else from here.
+      busy_seq = seq;
+      busy_cpu = hol_base;
+    } else if (seq != busy_seq) {
       // Iterations above the threshold teach the baseline at an eighth of
       // the weight: a step in the work stays boosted for minutes, and is
       // learnt only if it stays.
