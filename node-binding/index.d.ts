@@ -79,6 +79,9 @@ export interface Stats {
     byLength: number;
     byHeadOfLine: number;
     byOverload: number;
+    /** Votes the kernel ended (watchdog, budget) while the backlog lasted,
+     *  and the monitor renewed. */
+    renewed: number;
     refused: number;
     errors: number;
     /** Running averages the thresholds scale. */
@@ -100,7 +103,9 @@ export interface Stats {
     boostKhz: number;
     hints: { gc: number; queue: number; timed: number };
     boosts: number;
+    /** Share of the governed time spent boosted, and that time (ms) since the governor started. */
     boostedShare: number;
+    boostedMs: number;
     watchdogEnds: number;
     budgetEnds: number;
     refused: number;

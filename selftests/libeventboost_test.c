@@ -117,6 +117,72 @@ TEST(every_call_acts_on_the_bound_threads_core)
 	eb_close(c);
 }
 
+/*
+ * Read (into @old, if not NULL) and write a tunable of CPU @cpu's policy;
+ * 0 on success.
+ */
+static int tunable(int cpu, const char *name, char old[32], const char *val)
+{
+	char path[128];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpufreq/policy%d/eventboost/%s", cpu, name);
+	if (old) {
+		f = fopen(path, "r");
+		if (!f || !fgets(old, 32, f))
+			ret = -EIO;
+		if (f)
+			fclose(f);
+		if (ret)
+			return ret;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	ret = fputs(val, f) < 0 ? -EIO : 0;
+	return fclose(f) ? -errno : ret;
+}
+
+TEST(votes_say_what_the_kernel_holds)
+{
+	struct eb_client *c;
+	char max_boost[32];
+	int i, v;
+
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, eb_open(&c, NULL));
+	EXPECT_EQ(0, eb_votes(c));
+	ASSERT_EQ(0, eb_gc_enter(c));
+	EXPECT_EQ((int)EB_HOLDS_GC, eb_votes(c));
+	ASSERT_EQ(0, eb_queue_busy(c));
+	ASSERT_EQ(0, eb_boost_for(c, 5000000));
+	EXPECT_EQ((int)(EB_HOLDS_GC | EB_HOLDS_QUEUE | EB_HOLDS_TIMED), eb_votes(c));
+	ASSERT_EQ(0, eb_gc_exit(c));
+	ASSERT_EQ(0, eb_boost_for(c, 0));
+	EXPECT_EQ((int)EB_HOLDS_QUEUE, eb_votes(c));
+	ASSERT_EQ(0, eb_queue_idle(c));
+	EXPECT_EQ(0, eb_votes(c));
+
+	/* The watchdog ends a vote the program still thinks it holds. */
+	ASSERT_EQ(0, tunable(1, "max_boost_us", max_boost, "20000"));
+	ASSERT_EQ(0, eb_queue_busy(c));
+	v = eb_votes(c);
+	for (i = 0; i < 400 && v == (int)EB_HOLDS_QUEUE; i++) {
+		usleep(5000);
+		v = eb_votes(c);
+	}
+	EXPECT_EQ(0, v);
+	/* Voting again holds it again. */
+	ASSERT_EQ(0, eb_queue_busy(c));
+	EXPECT_EQ((int)EB_HOLDS_QUEUE, eb_votes(c));
+	ASSERT_EQ(0, eb_queue_idle(c));
+	ASSERT_EQ(0, tunable(1, "max_boost_us", NULL, max_boost));
+	EXPECT_EQ(-EINVAL, eb_votes(NULL));
+	eb_close(c);
+}
+
 TEST(latency_percentile_from_histogram)
 {
 	struct eb_stats st;

@@ -58,6 +58,18 @@ int eb_queue_idle(struct eb_client *c);
 int eb_boost_for(struct eb_client *c, unsigned int usec);
 
 /*
+ * The votes the kernel holds for the client now, EB_HOLDS_* bits, or a
+ * negative errno.  A vote the program still thinks it holds may be gone:
+ * the watchdog (max_boost_us) or a budget ended it.  A program that still
+ * wants it votes again (the budget decides); a monitor that holds a vote
+ * while a condition lasts asks here rather than trust its own state.
+ */
+#define EB_HOLDS_GC	0x1u
+#define EB_HOLDS_QUEUE	0x2u
+#define EB_HOLDS_TIMED	0x4u
+int eb_votes(struct eb_client *c);
+
+/*
  * The kernel's view of one policy, from eb_stats().  The structure only
  * grows: new fields are appended after latency[], and the library writes
  * only as many bytes as the caller's sizeof (see eb_stats_sized), so a

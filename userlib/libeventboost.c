@@ -108,6 +108,18 @@ int eb_boost_for(struct eb_client *c, unsigned int usec)
 	return eb_ioctl(c, EB_IOC_BOOST_FOR, &b);
 }
 
+_Static_assert(EB_HOLDS_GC == EB_VOTE_GC && EB_HOLDS_QUEUE == EB_VOTE_QUEUE &&
+	       EB_HOLDS_TIMED == EB_VOTE_TIMED, "EB_HOLDS_* are the uapi's bits");
+
+int eb_votes(struct eb_client *c)
+{
+	struct eb_client_info info;
+	int ret = eb_ioctl(c, EB_IOC_CLIENT_INFO, &info);
+
+	return ret ? ret : (int)(info.votes &
+				 (EB_HOLDS_GC | EB_HOLDS_QUEUE | EB_HOLDS_TIMED));
+}
+
 int eb_stats_sized(struct eb_client *c, unsigned int cpu,
 		   struct eb_stats *out, size_t size)
 {

@@ -152,6 +152,7 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
   num(qo, "errors", q.errors);
   num(qo, "samples", q.samples);
   num(qo, "wakeups", q.wakeups);
+  num(qo, "renewed", q.renewed);
   num(qo, "iterations", q.iterations);
   num(qo, "avgLength", q.avg_length);
   num(qo, "avgBusyUs", q.avg_busy_us);

@@ -113,7 +113,7 @@ struct QueueMonitor::Shared {
   // Counters, read by counters().
   std::atomic<uint64_t> boosts{0}, boosted_ns{0}, by_length{0}, by_hol{0};
   std::atomic<uint64_t> by_overload{0}, refused{0}, errors{0}, samples{0};
-  std::atomic<uint64_t> wakeups{0};
+  std::atomic<uint64_t> wakeups{0}, renewed{0};
   std::atomic<int> last_error{0};
 };
 
@@ -197,6 +197,30 @@ int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq) {
                                       : s->by_hol;
   by.fetch_add(1, std::memory_order_relaxed);
   return 0;
+}
+
+// The boost is still wanted: if the kernel ended the vote (the watchdog
+// after max_boost_us, a budget at its share), vote again.  Refused (the
+// budget is spent for its window), the boost ends here as any refused one;
+// the monitor asks again after refused_until if the backlog lasts.
+void RenewBoost(QueueMonitor::Shared* s, uint64_t now) {
+  std::lock_guard<std::mutex> lock(s->vote);
+  uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
+  if (!since) return;
+  int held = eb_votes(s->client);
+  if (held < 0 || (held & EB_HOLDS_QUEUE)) return;
+  int err = eb_queue_busy(s->client);
+  if (!err) {
+    s->renewed.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  (err == -EBUSY ? s->refused : s->errors).fetch_add(1,
+                                                     std::memory_order_relaxed);
+  s->last_error.store(err, std::memory_order_relaxed);
+  s->refused_until.store(now + 16 * s->sample_ns, std::memory_order_relaxed);
+  s->boosted_ns.fetch_add(now > since ? now - since : 0,
+                          std::memory_order_relaxed);
+  s->boosted_since.store(0, std::memory_order_relaxed);
 }
 
 void DrainSignal(int fd) {
@@ -464,6 +488,9 @@ void QueueMonitor::Monitor(Shared* s) {
       if (!hold) {
         EndBoost(s, now);
         boosted = false;
+      } else {
+        RenewBoost(s, now);
+        boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
       }
     }
     SleepNs(s, NextLook(s, boosted, warm, hol, threshold, now));
@@ -567,6 +594,7 @@ QueueMonitor::Counters QueueMonitor::counters() const {
   c.errors = s->errors.load();
   c.samples = s->samples.load();
   c.wakeups = s->wakeups.load();
+  c.renewed = s->renewed.load();
   c.iterations = s->iterations.load();
   c.boosted_now = since != 0;
   c.avg_length = s->avg_events_x256.load() / 256.0;

@@ -380,6 +380,47 @@ setTimeout(() => {
   assert.ok(st.boosts >= 1 && st.byOverload >= 1, JSON.stringify(st));
 });
 
+// Under sustained overload the kernel ends the queue vote -- the watchdog
+// after max_boost_us, the budget at the process's share -- while the
+// backlog lasts.  The monitor must notice and vote again (within the
+// budget), not believe itself boosted while the core runs at base.
+test('Queue-Boost: a vote the kernel ended is renewed while the overload lasts, within the budget', async (t) => {
+  h.governEverything({ maxBoostUs: 100000 });
+  h.tunable(1, 'budget_pct', 40); // a process may hold 20% of each 1 s window
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+const k0 = eb.stats().kernel, t0 = process.hrtime.bigint();
+let i = 0;
+const tick = () => {
+  spin(200);
+  if (++i < 20) return setImmediate(tick);
+  const k1 = eb.stats().kernel, st = eb.stats().queue;
+  console.log(JSON.stringify({ st, k1,
+    wallMs: Number(process.hrtime.bigint() - t0) / 1e6,
+    boostedMs: k1.boostedMs - k0.boostedMs,
+    watchdogEnds: k1.watchdogEnds - k0.watchdogEnds,
+    budgetEnds: k1.budgetEnds - k0.budgetEnds }));
+};
+setImmediate(tick);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { st, wallMs, boostedMs, watchdogEnds } = r.json[0];
+  t.diagnostic(`kernel boosted ${boostedMs.toFixed(0)} of ${wallMs.toFixed(0)} ms, ` +
+    `${watchdogEnds} watchdog ends; ${JSON.stringify(st)}`);
+  assert.ok(st.byOverload >= 1, JSON.stringify(st));
+  // The watchdog ended votes, and the monitor renewed them.
+  assert.ok(watchdogEnds >= 2, `watchdog ends ${watchdogEnds}`);
+  assert.ok(st.renewed >= 2, JSON.stringify(st));
+  // One vote is at most 100 ms: more than three of them means renewed
+  // votes were held (at least 4 s of overload, 20% of it is 800 ms) ...
+  assert.ok(boostedMs > 300, `kernel boosted ${boostedMs} ms of ${wallMs}`);
+  // ... and never past the process's share of each window (one window of
+  // slack for where the run began in it).
+  assert.ok(boostedMs <= 0.2 * wallMs + 200, `kernel boosted ${boostedMs} ms of ${wallMs}`);
+});
+
 test('Queue-Boost: a loop saturated by uniform long callbacks (overload) is boosted', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
