@@ -36,8 +36,11 @@ mkdir -p "$R" || exit 1
 for d in proc sys dev tmp run var; do mkdir -p "$R/$d"; done
 for l in bin sbin lib lib64; do [ -L "/$l" ] && ln -sfn "usr/$l" "$R/$l"; done
 # Node from npm (make check's) lives under the tree or its own prefix.
+# Resolved first: with a merged /usr, node found as /bin/node would make
+# the prefix /, bound over the whole root (the debug guest's PATH does).
+NODE=$(readlink -f "$NODE")
 prefix=$(dirname "$(dirname "$NODE")")
-case $prefix in /usr | "$TOP"/*) prefix= ;; esac
+case $prefix in / | /usr | "$TOP"/*) prefix= ;; esac
 bind_in /usr && bind_in /etc && bind_in "$TOP" && { [ -z "$prefix" ] || bind_in "$prefix"; } ||
 	{ nok "cannot build the container's root"; exit 1; }
 # What the udev rule does on a host, with a group the container lacks.
