@@ -73,6 +73,8 @@ export interface Stats {
   queue: {
     enabled: boolean;
     boosts: number;
+    /** Whether the monitor holds a boost, and for how long in all it did: its own view,
+     *  from its vote to its end (kernel.boostedMs is what the core saw). */
     boostedNow: boolean;
     boostedMs: number;
     /** Boosts started by the queue length, the head-of-line time, and the overload bound. */
@@ -103,8 +105,10 @@ export interface Stats {
     boostKhz: number;
     hints: { gc: number; queue: number; timed: number };
     boosts: number;
-    /** Share of the governed time spent boosted, and that time (ms) since the governor started. */
+    /** Share of the governed time the policy spent boosted. */
     boostedShare: number;
+    /** Time (ms) the policy spent boosted, for every process's votes, since eventboost
+     *  was last selected for it; differences over an interval give a rate. */
     boostedMs: number;
     watchdogEnds: number;
     budgetEnds: number;

@@ -148,8 +148,6 @@ static int tunable(int cpu, const char *name, char old[32], const char *val)
 TEST(votes_say_what_the_kernel_holds)
 {
 	struct eb_client *c;
-	char max_boost[32];
-	int i, v;
 
 	ASSERT_EQ(0, pin(1));
 	ASSERT_EQ(0, eb_open(&c, NULL));
@@ -164,23 +162,49 @@ TEST(votes_say_what_the_kernel_holds)
 	EXPECT_EQ((int)EB_HOLDS_QUEUE, eb_votes(c));
 	ASSERT_EQ(0, eb_queue_idle(c));
 	EXPECT_EQ(0, eb_votes(c));
-
-	/* The watchdog ends a vote the program still thinks it holds. */
-	ASSERT_EQ(0, tunable(1, "max_boost_us", max_boost, "20000"));
-	ASSERT_EQ(0, eb_queue_busy(c));
-	v = eb_votes(c);
-	for (i = 0; i < 400 && v == (int)EB_HOLDS_QUEUE; i++) {
-		usleep(5000);
-		v = eb_votes(c);
-	}
-	EXPECT_EQ(0, v);
-	/* Voting again holds it again. */
-	ASSERT_EQ(0, eb_queue_busy(c));
-	EXPECT_EQ((int)EB_HOLDS_QUEUE, eb_votes(c));
-	ASSERT_EQ(0, eb_queue_idle(c));
-	ASSERT_EQ(0, tunable(1, "max_boost_us", NULL, max_boost));
 	EXPECT_EQ(-EINVAL, eb_votes(NULL));
 	eb_close(c);
+}
+
+/* A 20 ms watchdog on CPU 1's policy, the old value back however the test ends. */
+FIXTURE(watchdog) {
+	char max_boost[32];
+	struct eb_client *c;
+};
+
+FIXTURE_SETUP(watchdog)
+{
+	self->c = NULL;
+	ASSERT_EQ(0, pin(1));
+	ASSERT_EQ(0, tunable(1, "max_boost_us", self->max_boost, "20000"));
+	ASSERT_EQ(0, eb_open(&self->c, NULL));
+}
+
+FIXTURE_TEARDOWN(watchdog)
+{
+	eb_close(self->c);
+	EXPECT_EQ(0, tunable(1, "max_boost_us", NULL, self->max_boost));
+}
+
+TEST_F(watchdog, a_vote_the_watchdog_ended_is_no_longer_held)
+{
+	struct eb_stats st0, st;
+	int i, v;
+
+	ASSERT_EQ(0, eb_stats(self->c, 1, &st0));
+	ASSERT_EQ(0, eb_queue_busy(self->c));
+	v = eb_votes(self->c);
+	for (i = 0; i < 400 && v == (int)EB_HOLDS_QUEUE; i++) {
+		usleep(5000);
+		v = eb_votes(self->c);
+	}
+	EXPECT_EQ(0, v);
+	ASSERT_EQ(0, eb_stats(self->c, 1, &st));
+	EXPECT_EQ(st0.watchdog_ends + 1, st.watchdog_ends);
+	/* The program still "holds" it; voting again holds it again. */
+	ASSERT_EQ(0, eb_queue_busy(self->c));
+	EXPECT_EQ((int)EB_HOLDS_QUEUE, eb_votes(self->c));
+	ASSERT_EQ(0, eb_queue_idle(self->c));
 }
 
 TEST(latency_percentile_from_histogram)
@@ -201,21 +225,6 @@ struct shared {
 	struct eb_client *c;
 	int cpu, errors;
 };
-
-static int set_budget(int policy, int pct)
-{
-	char path[96];
-	FILE *f;
-	int ret;
-
-	snprintf(path, sizeof(path),
-		 "/sys/devices/system/cpu/cpufreq/policy%d/eventboost/budget_pct", policy);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d", pct) < 0;
-	return fclose(f) || ret ? -1 : 0;
-}
 
 static void *hammer(void *p)
 {
@@ -238,7 +247,7 @@ TEST(one_client_from_several_threads)
 
 	ASSERT_EQ(0, pin(1));
 	/* Thread safety, not the budget: on a slow guest 4000 boosts can spend it. */
-	ASSERT_EQ(0, set_budget(1, 100));
+	ASSERT_EQ(0, tunable(1, "budget_pct", NULL, "100"));
 	ASSERT_EQ(0, eb_open(&c, NULL));
 	for (int i = 0; i < 4; i++) {
 		s[i] = (struct shared){ .c = c, .cpu = i % 2 };

@@ -63,6 +63,10 @@ int eb_boost_for(struct eb_client *c, unsigned int usec);
  * the watchdog (max_boost_us) or a budget ended it.  A program that still
  * wants it votes again (the budget decides); a monitor that holds a vote
  * while a condition lasts asks here rather than trust its own state.
+ * Held is not boosting: where eventboost does not govern the bound
+ * thread's CPU a hint succeeds and holds nothing, and a vote held when
+ * the CPU stops being governed (or the thread exits) is dropped within a
+ * tick.
  */
 #define EB_HOLDS_GC	0x1u
 #define EB_HOLDS_QUEUE	0x2u

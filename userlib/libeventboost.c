@@ -116,8 +116,12 @@ int eb_votes(struct eb_client *c)
 	struct eb_client_info info;
 	int ret = eb_ioctl(c, EB_IOC_CLIENT_INFO, &info);
 
-	return ret ? ret : (int)(info.votes &
-				 (EB_HOLDS_GC | EB_HOLDS_QUEUE | EB_HOLDS_TIMED));
+	if (ret)
+		return ret;
+	/* A timed vote past its end is dropped at the client's next tick. */
+	if (!info.timed_left_us)
+		info.votes &= ~EB_VOTE_TIMED;
+	return (int)(info.votes & (EB_HOLDS_GC | EB_HOLDS_QUEUE | EB_HOLDS_TIMED));
 }
 
 int eb_stats_sized(struct eb_client *c, unsigned int cpu,
