@@ -109,6 +109,9 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> boosted_since{0};  // 0: not boosted
   std::atomic<uint64_t> boost_seq{0};      // the iteration it began in
   std::atomic<uint64_t> refused_until{0};  // the budget refused: not before
+  // The boosted_since of a boost the kernel holds no vote for even just
+  // after a hint (the loop's CPU is not governed): not renewed.  Under vote.
+  uint64_t unheld_since = 0;
 
   // Counters, read by counters().
   std::atomic<uint64_t> boosts{0}, boosted_ns{0}, by_length{0}, by_hol{0};
@@ -206,12 +209,22 @@ int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq) {
 void RenewBoost(QueueMonitor::Shared* s, uint64_t now) {
   std::lock_guard<std::mutex> lock(s->vote);
   uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
-  if (!since) return;
+  if (!since || since == s->unheld_since) return;
   int held = eb_votes(s->client);
-  if (held < 0 || (held & EB_HOLDS_QUEUE)) return;
+  if (held < 0) {
+    s->errors.fetch_add(1, std::memory_order_relaxed);
+    s->last_error.store(held, std::memory_order_relaxed);
+    return;
+  }
+  if (held & EB_HOLDS_QUEUE) return;
   int err = eb_queue_busy(s->client);
   if (!err) {
-    s->renewed.fetch_add(1, std::memory_order_relaxed);
+    // Where eventboost does not govern the CPU a hint holds nothing.
+    held = eb_votes(s->client);
+    if (held >= 0 && (held & EB_HOLDS_QUEUE))
+      s->renewed.fetch_add(1, std::memory_order_relaxed);
+    else
+      s->unheld_since = since;
     return;
   }
   (err == -EBUSY ? s->refused : s->errors).fetch_add(1,
@@ -255,6 +268,14 @@ void SleepWhileWaiting(QueueMonitor::Shared* s) {
     if (p[2].revents & POLLIN) Drain(s->wake_fd);
   }
   s->asleep.store(false);
+  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Until the first prepare or stop() writes wake_fd (a write before the
+// sleep leaves it readable: no wake-up is lost).
+void SleepUntilWoken(QueueMonitor::Shared* s) {
+  struct pollfd p = {s->wake_fd, POLLIN, 0};
+  if (ppoll(&p, 1, nullptr, nullptr) > 0) Drain(s->wake_fd);
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -398,10 +419,11 @@ void QueueMonitor::Monitor(Shared* s) {
       // The loop has not reached its first prepare since start() (a
       // preload starts us before the main script): the script's start-up
       // work is no backlog -- nothing waits behind it yet -- and no
-      // iteration either (see busy_seq below).  The first prepare wakes us.
+      // iteration either (see busy_seq below).  The first prepare wakes
+      // us, or stop(): no look before.
       hol_base = last_cpu = cpu;
       last_now = now;
-      SleepNs(s, 1000000000);
+      SleepUntilWoken(s);
       continue;
     }
 
