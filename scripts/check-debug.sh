@@ -32,8 +32,16 @@ if [ "${1:-}" = --guest ]; then
 		echo "not ok - debug kernel boots without reports"; rc=1
 	fi
 	dmesg -C
-	# The whole guest suite, its short stress and fuzz run included.
-	sh "$TOP/selftests/run_guest.sh" "$KVER" "$TOP" "$OUT" || true
+	# The whole guest suite, its short stress and fuzz run included, but
+	# for one timing test: emulated DVFS holds only while the other CPUs
+	# idle, and this kernel's own debugging (RCU and ticks under KASAN and
+	# lockdep) keeps CPU 0 about 11% busy beside a spinning CPU 1, past
+	# the test's 10% (measured; 0 of 60 pairs judged in two runs).  It
+	# tests the test driver, not the module, and runs in every make check
+	# guest.
+	echo "# check-debug: emulated.runtime_follows_frequency not run (CPU 0 is not idle here; make check runs it)"
+	EB_EMULATED_ARGS="-T runtime_follows_frequency" \
+		sh "$TOP/selftests/run_guest.sh" "$KVER" "$TOP" "$OUT" || true
 	[ "$(cat "$OUT/result-$KVER" 2>/dev/null)" = 0 ] || rc=1
 	if [ -w $kml ]; then
 		# An object is reported once unreferenced for 5 s and seen by
