@@ -38,9 +38,9 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \
 		continue
 	fi
 	# The emulated-DVFS fixture needs the driver's emulate=1, and only it
-	# (EB_EMULATED_ARGS: more harness options for it, from check-debug).
+	# (EB_EMULATED_ARGS: harness options before it, which win: check-debug's -T).
 	fixture="-F emulated"
-	[ "$name" = emulated ] && fixture="-f emulated ${EB_EMULATED_ARGS:-}"
+	[ "$name" = emulated ] && fixture="${EB_EMULATED_ARGS:-} -f emulated"
 	# shellcheck disable=SC2086
 	EBTEST_FAST=$fast "$T" $fixture $TARGS || rc=1
 	if [ "$name" = percpu-fast ] && [ -z "$TARGS" ]; then
