@@ -6,7 +6,7 @@
 # library it tests (default: the one there; an installed one for packages).
 E=$1 KO=$2
 U=${EB_USERLIB:-$(dirname "$E")}
-LIB=${EB_LIB:-$U/libeventboost.so.1.1.0}
+LIB=${EB_LIB:-$U/libeventboost.so.1}
 CF=/sys/devices/system/cpu/cpufreq
 TAP_NAME=ebctl
 . "$(dirname "$0")/tap.sh"
