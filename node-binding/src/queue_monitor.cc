@@ -169,27 +169,38 @@ uint64_t HolThreshold(const QueueMonitor::Shared* s) {
   return t > double(s->sample_ns) ? uint64_t(t) : s->sample_ns;
 }
 
-void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
-  std::lock_guard<std::mutex> lock(s->vote);
-  uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
-  if (!since) return;
-  eb_queue_idle(s->client);
+// The boost begun at @since is over at @now (under s->vote).
+void CloseBoost(QueueMonitor::Shared* s, uint64_t now, uint64_t since) {
   s->boosted_ns.fetch_add(now > since ? now - since : 0,
                           std::memory_order_relaxed);
   s->boosted_since.store(0, std::memory_order_relaxed);
 }
 
-// 0, or the kernel's refusal (-EBUSY: budget spent; neither thread asks
-// again for 16 samples).  @seq: the iteration the boost is held through.
+// The kernel refused a queue hint (-EBUSY: budget spent): neither thread
+// asks again for 16 samples.
+void NoteRefusal(QueueMonitor::Shared* s, int err, uint64_t now) {
+  (err == -EBUSY ? s->refused : s->errors).fetch_add(1,
+                                                     std::memory_order_relaxed);
+  s->last_error.store(err, std::memory_order_relaxed);
+  s->refused_until.store(now + 16 * s->sample_ns, std::memory_order_relaxed);
+}
+
+void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
+  std::lock_guard<std::mutex> lock(s->vote);
+  uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
+  if (!since) return;
+  eb_queue_idle(s->client);
+  CloseBoost(s, now, since);
+}
+
+// 0, or the kernel's refusal (NoteRefusal).  @seq: the iteration the boost
+// is held through.
 int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq) {
   std::lock_guard<std::mutex> lock(s->vote);
   if (s->boosted_since.load(std::memory_order_relaxed)) return 0;
   int err = eb_queue_busy(s->client);
   if (err) {
-    (err == -EBUSY ? s->refused : s->errors).fetch_add(1,
-                                                       std::memory_order_relaxed);
-    s->last_error.store(err, std::memory_order_relaxed);
-    s->refused_until.store(now + 16 * s->sample_ns, std::memory_order_relaxed);
+    NoteRefusal(s, err, now);
     return err;
   }
   s->boost_seq.store(seq, std::memory_order_relaxed);
@@ -227,13 +238,8 @@ void RenewBoost(QueueMonitor::Shared* s, uint64_t now) {
       s->unheld_since = since;
     return;
   }
-  (err == -EBUSY ? s->refused : s->errors).fetch_add(1,
-                                                     std::memory_order_relaxed);
-  s->last_error.store(err, std::memory_order_relaxed);
-  s->refused_until.store(now + 16 * s->sample_ns, std::memory_order_relaxed);
-  s->boosted_ns.fetch_add(now > since ? now - since : 0,
-                          std::memory_order_relaxed);
-  s->boosted_since.store(0, std::memory_order_relaxed);
+  NoteRefusal(s, err, now);
+  CloseBoost(s, now, since);
 }
 
 void DrainSignal(int fd) {
