@@ -313,6 +313,37 @@ for (const [k, g] of groups) {
   say(`  diagnostic, ${requestWork[requestWork.length - 1].case}: fixed 4.0 GHz did ` +
     `${requestWork[requestWork.length - 1].work.toFixed(2)}x the cycles per request of fixed 2.6 GHz (the backlog's work included)`);
 }
+// A diagnostic, not a check, decided before the first run that records it
+// (2026-11-25): does a run carry its predecessor's backlog?  The first
+// full run only rotated each repetition's order, so fixed 4.0 GHz always
+// followed fixed 2.6 GHz, the deepest backlog, and could not be ranked.
+// Per case: the share of each policy's worst 1% of requests scheduled in
+// the first tenth of its window (a tenth if the tail falls evenly), and
+// every other policy's p99.9 over its repetition's fixed 2.6 GHz run's,
+// median, split by whether it ran right after fixed 2.6 GHz.
+const carryOver = [];
+for (const ck of new Set(runs.filter((r) => r.after !== undefined).map(caseKey))) {
+  const rs = runs.filter((r) => caseKey(r) === ck && Array.isArray(r.tailAt));
+  const early = {};
+  for (const p of new Set(rs.map((r) => r.policy))) {
+    const ts = rs.filter((r) => r.policy === p).flatMap((r) => r.tailAt.map(([s]) => s / (r.secs || raw.secs)));
+    early[p] = ts.length ? ts.filter((x) => x < 0.1).length / ts.length : NaN;
+  }
+  const ratio = (r) => {
+    const ref = rs.find((x) => x.rep === r.rep && x.policy === 'fixed-2.6');
+    return ref ? r.p999 / ref.p999 : NaN;
+  };
+  const others = rs.filter((r) => r.policy !== 'fixed-2.6' && Number.isFinite(ratio(r)));
+  const split = (want) => {
+    const xs = others.filter((r) => (r.after === 'fixed-2.6') === want).map(ratio);
+    return { n: xs.length, median: xs.length ? median(xs) : NaN };
+  };
+  const c = { case: ck, tailEarlyShare: early, afterReference: split(true), afterOthers: split(false) };
+  carryOver.push(c);
+  say(`  diagnostic, carry-over, ${ck}: worst 1% scheduled in a run's first tenth: ` +
+    `${Object.entries(early).map(([p, x]) => `${p} ${share(x)}`).join(', ')}; p99.9 / its repetition's fixed 2.6 GHz run, median: ` +
+    `right after it ${num(c.afterReference.median, 2)} (${c.afterReference.n} runs), after another ${num(c.afterOthers.median, 2)} (${c.afterOthers.n})`);
+}
 // Nothing is written (results.json in experiment/ included) unless the
 // check passed; only a QUICK smoke run may go without it.
 if (!raw.quick) {
@@ -407,7 +438,7 @@ fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
   note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js (a case\'s energy: mJ summed over its runs, idle and uncore power over each run\'s whole window); ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions. raw.json.gz beside this file holds every run.',
   secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT,
   powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE, idleShare: IDLE_SHARE, uncoreShare: UNCORE_SHARE },
-  overall, targets, published: PUBLISHED, cases, testbed, requestWork, gcPerRun,
+  overall, targets, published: PUBLISHED, cases, testbed, requestWork, carryOver, gcPerRun,
 }, null, 1));
 fs.writeFileSync(path.join(dest, 'results.svg'), svg());
 fs.writeFileSync(path.join(dest, 'results.txt'), `${printed.join('\n')}\n`);
