@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <sys/epoll.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -292,6 +293,56 @@ void SleepNs(QueueMonitor::Shared* s, uint64_t ns) {
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
+// libuv's loop fields read below (uv/unix.h) have this shape from 1.45;
+// every Node the package supports (package.json engines) has 1.46 or later.
+static_assert(UV_VERSION_HEX >= 0x012d00, "struct uv__queue: libuv >= 1.45");
+
+bool QueueEmpty(const struct uv__queue* q) { return q->next == q; }
+
+// Whether an fd waiting to be (re)registered with epoll already has what its
+// watcher asks for: the poll would return it at once (a connection accepted
+// with its request already in, a shutdown waiting for POLLOUT).  More of
+// them than are looked at counts as ready.
+bool QueuedWatcherReady(const uv_loop_t* loop) {
+  struct pollfd p[16];
+  nfds_t n = 0;
+  const struct uv__queue* head = &loop->watcher_queue;
+  for (const struct uv__queue* q = head->next; q != head; q = q->next) {
+    if (n == sizeof(p) / sizeof(p[0])) return true;
+    const auto* w = reinterpret_cast<const uv__io_t*>(
+        reinterpret_cast<const char*>(q) - offsetof(uv__io_t, watcher_queue));
+    p[n].fd = w->fd;
+    p[n].events = short(w->pevents & (POLLIN | POLLPRI | POLLOUT));
+    p[n].revents = 0;
+    n++;
+  }
+  return n && poll(p, n, 0) > 0;
+}
+
+// Whether the loop is about to wait: the poll after this prepare may block
+// and nothing is ready for it.  uv_run() asks libuv's internal
+// uv__backend_timeout(); the public uv_backend_timeout() also answers 0
+// whenever fds wait to be (re)registered with epoll -- a connection
+// accepted, a read started or stopped, a shutdown: most of a server's long
+// iterations -- and the poll then blocks all the same (libuv
+// src/unix/core.c).  There the rest of the internal test is made on the
+// loop's fields: callbacks pending, idle handles (Node's setImmediate),
+// handles closing, uv_stop(); and those fds, not yet in the epoll set, are
+// asked themselves.  A timer already due is not seen (libuv's timer heap is
+// private): the boost then ends one iteration early, and that timer's
+// callback, if long, is head-of-line time that boosts again.
+bool AboutToWait(const QueueMonitor::Shared* s, int timeout) {
+  const uv_loop_t* loop = s->loop;
+  if (timeout == 0) {
+    if (QueueEmpty(&loop->watcher_queue)) return false;  // libuv's own answer
+    if (loop->stop_flag || !QueueEmpty(&loop->pending_queue) ||
+        !QueueEmpty(&loop->idle_handles) || loop->closing_handles ||
+        !uv_loop_alive(loop) || QueuedWatcherReady(loop))
+      return false;
+  }
+  return !Readable(s->backend_fd);
+}
+
 // Iterations long next to a sample: the monitor then looks about once per
 // typical iteration, not every sample, and the loop thread helps (below).
 bool SlowIterations(const QueueMonitor::Shared* s) {
@@ -341,8 +392,8 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   s->idle_at_prepare = uv_metrics_idle_time(s->loop);
   if (!uv_metrics_info(s->loop, &m)) s->events_at_prepare = m.events;
 
-  // The poll's timeout (libuv computes it right after the prepare phase).
-  // (0 also while fds wait to be added to the epoll set.)
+  // The poll's timeout (libuv computes it right after the prepare phase;
+  // 0 also while fds wait to be added to the epoll set: AboutToWait()).
   int timeout = uv_backend_timeout(s->loop);
   bool slow = SlowIterations(s), asleep = s->asleep.load();
   uint64_t seq = s->seq.load(std::memory_order_relaxed) + 1;
@@ -377,10 +428,9 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
       BeginBoost(s, now, Why::kLength, seq);
     return;  // events waiting or not, nothing to end
   }
-  if (timeout == 0) return;
-  // The loop is about to wait, unless events are ready already: the
-  // backlog has drained, and the boost ends here, not a sample later.
-  if (boosted && !Readable(s->backend_fd)) EndBoost(s, now);
+  // The loop is about to wait with nothing ready: the backlog has drained,
+  // and the boost ends here, not a sample later.
+  if (boosted && AboutToWait(s, timeout)) EndBoost(s, now);
 }
 
 void QueueMonitor::OnCheck(uv_check_t* handle) {

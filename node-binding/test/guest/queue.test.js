@@ -329,6 +329,101 @@ setImmediate(tick);
   assert.ok(atEnd.filter(Boolean).length >= atEnd.length - 1, JSON.stringify(atEnd));
 });
 
+// A server's long callback nearly always changes what libuv watches: it
+// accepted a connection (a read started), or ends one (a shutdown waits for
+// POLLOUT).  libuv's public uv_backend_timeout() then answers 0 at the next
+// prepare, though uv_run() blocks all the same.  The boost must still end
+// at that prepare, when the loop goes to wait, not at the monitor's next
+// looks (boosted, 4 sampleUs apart: 400 ms here, so a boost left to them
+// is still on when the timer below runs).
+test('Queue-Boost: the boost ends when the loop waits after a callback that accepted and ended a connection', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+const net = require('node:net');
+pin(process.pid, 1);
+const s = eb.start({ gc: false, sampleUs: 100000 });
+if (!s.active) throw new Error(s.reason);
+const results = [];
+const ROUNDS = 3;
+const server = net.createServer((c) => {
+  spin(300); // three times maxDelayMs: boosted while it runs
+  const during = snap();
+  c.end('x');
+  // The loop waits next (the client keeps quiet); this timer runs in a
+  // later iteration.
+  setTimeout(() => {
+    results.push({ during, after: snap() });
+    if (results.length < ROUNDS) setTimeout(connect, 100);
+    else { console.log(JSON.stringify({ results, st: eb.stats().queue })); process.exit(0); }
+  }, 50);
+});
+// The client: a child on CPU 0, one fresh connection per round.  It keeps
+// its side open for 2 s after the server's FIN (allowHalfOpen), so nothing
+// more happens on the connection while the timer above waits.
+const { spawn } = require('node:child_process');
+let port;
+const connect = () => {
+  const ch = spawn('taskset', ['-c', '0', process.execPath, '-e',
+    'const c = require("node:net").connect({ port: ' + port + ', host: "127.0.0.1", allowHalfOpen: true });' +
+    'c.resume(); c.on("end", () => setTimeout(() => process.exit(0), 2000));'],
+    { stdio: 'ignore' });
+  ch.unref();
+};
+server.listen(0, '127.0.0.1', () => { port = server.address().port; setTimeout(connect, 200); });
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { results, st } = r.json[0];
+  t.diagnostic(JSON.stringify({ results, st }));
+  assert.strictEqual(st.errors, 0, JSON.stringify(st));
+  // Each long callback was boosted while it ran ...
+  assert.ok(results.every((x) => x.during.boostedNow), JSON.stringify(results));
+  // ... and the boost was over, in the monitor and in the kernel, once the
+  // loop had waited.
+  assert.ok(results.every((x) => !x.after.boostedNow && !x.after.kernelBoosted), JSON.stringify(results));
+});
+
+// The other side of the test above: connections that arrived while the loop
+// was held are accepted in one iteration, and their requests are read in
+// the next.  At the prepare between the two their fds are not in the epoll
+// set yet, but their requests are in: the loop will not wait, and the boost
+// must hold into the iteration that reads them.
+test('Queue-Boost: a boost holds from accepting a backlog of connections into reading their requests', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+const net = require('node:net');
+const { spawn } = require('node:child_process');
+pin(process.pid, 1);
+const s = eb.start({ gc: false, sampleUs: 100000 });
+if (!s.active) throw new Error(s.reason);
+const N = 8;
+let during = null, firstRead = null, reads = 0;
+const server = net.createServer((c) => c.on('data', () => {
+  if (!firstRead) firstRead = snap();
+  if (++reads === N) { console.log(JSON.stringify({ during, firstRead, st: eb.stats().queue })); process.exit(0); }
+}));
+server.listen(0, '127.0.0.1', () => {
+  // A child on CPU 0 that connects N times and sends on each at once, when
+  // told to: while this loop is held by the callback below.
+  const ch = spawn('taskset', ['-c', '0', process.execPath, '-e',
+    'let closed = 0; process.stdout.write("ready"); process.stdin.once("data", () => { for (let i = 0; i < ' + N + '; i++) {' +
+    ' const c = require("node:net").connect(' + server.address().port + ', "127.0.0.1", () => c.write("x")); c.resume();' +
+    ' c.on("close", () => { if (++closed === ' + N + ') process.exit(0); }); } });' +
+    'setTimeout(() => process.exit(0), 20000);'],
+    { stdio: ['pipe', 'pipe', 'ignore'] });
+  ch.unref();
+  ch.stdout.once('data', () => {
+    ch.stdin.write('go');
+    spin(600); // six times maxDelayMs: boosted, and the connections arrive meanwhile
+    during = snap();
+  });
+});
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { during, firstRead, st } = r.json[0];
+  t.diagnostic(JSON.stringify({ during, firstRead, st }));
+  assert.strictEqual(st.errors, 0, JSON.stringify(st));
+  assert.ok(during.boostedNow, JSON.stringify(during));
+  assert.ok(firstRead.boostedNow && firstRead.kernelBoosted, JSON.stringify(firstRead));
+});
+
 // node -r eventboost/register starts the monitor before the main script
 // runs: the script's own start-up work (requires, set-up, a synchronous
 // spawn) is no backlog -- nothing waits behind it until the loop runs --
