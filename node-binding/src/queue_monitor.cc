@@ -328,9 +328,10 @@ bool QueuedWatcherReady(const uv_loop_t* loop) {
 // src/unix/core.c).  There the rest of the internal test is made on the
 // loop's fields: callbacks pending, idle handles (Node's setImmediate),
 // handles closing, uv_stop(); and those fds, not yet in the epoll set, are
-// asked themselves.  A timer already due is not seen (libuv's timer heap is
-// private): the boost then ends one iteration early, and that timer's
-// callback, if long, is head-of-line time that boosts again.
+// asked themselves.  A timer already due, a child to reap, and work that a
+// later prepare callback queues are not looked at (more of libuv's
+// internals for little): the boost then ends one iteration early, and
+// such a callback, if long, is head-of-line time that boosts again.
 bool AboutToWait(const QueueMonitor::Shared* s, int timeout) {
   const uv_loop_t* loop = s->loop;
   if (timeout == 0) {
