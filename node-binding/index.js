@@ -52,6 +52,15 @@ function inactive(reason, errno = 0) {
   return { active: false, reason, errno, code: errno ? ERRNO[-errno] ?? null : null };
 }
 
+// For the package's guest tests only: EVENTBOOST_TEST_VOTE_DELAY_US delays
+// each Queue-Boost vote by that many µs after the monitor's decision, so a
+// test can make the loop's wait overtake the vote every time.  An integer up
+// to 1 s; anything else is no delay.
+function testVoteDelayUs() {
+  const v = Number(process.env.EVENTBOOST_TEST_VOTE_DELAY_US || 0);
+  return Number.isInteger(v) && v >= 0 && v <= 1e6 ? v : 0;
+}
+
 /**
  * Start GC-Boost and Queue-Boost for the calling thread's event loop.
  * Returns {active: true, reason: null, errno: 0, code: null}, or {active:
@@ -68,7 +77,8 @@ function start(options) {
   }
   native.stop();
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
-  const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs);
+  const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
+    testVoteDelayUs());
   if (!r.active) return inactive(r.reason, r.errno);
   state = { active: true, reason: null, options: o };
   return { active: true, reason: null, errno: 0, code: null };

@@ -118,6 +118,13 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> boosts{0}, boosted_ns{0}, by_length{0}, by_hol{0};
   std::atomic<uint64_t> by_overload{0}, refused{0}, errors{0}, samples{0};
   std::atomic<uint64_t> wakeups{0}, renewed{0};
+
+  // The monitor wakes the loop after each vote it casts: BeginBoost().
+  uv_async_t vote_cast;
+  // For the test suite only (EVENTBOOST_TEST_VOTE_DELAY_US, index.js): the
+  // monitor waits this long between deciding to boost and voting, so that
+  // the loop's wait overtakes the vote every time, not once in thousands.
+  uint64_t test_vote_delay_ns = 0;
   std::atomic<int> last_error{0};
 };
 
@@ -196,7 +203,16 @@ void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
 
 // 0, or the kernel's refusal (NoteRefusal).  @seq: the iteration the boost
 // is held through.
-int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq) {
+//
+// The monitor decides on what it saw of the loop a moment ago: by the time
+// it votes, that iteration may be over and the loop, its prepare having
+// found no vote to end, waiting.  So a vote the monitor casts wakes the
+// loop: a prepare that runs after the vote then judges it (AboutToWait()),
+// and ends it at once if the loop is about to wait.  A vote cast in time
+// costs one short extra iteration.  The loop's own votes (OnPrepare) need
+// no wake-up.
+int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq,
+               bool from_monitor = true) {
   std::lock_guard<std::mutex> lock(s->vote);
   if (s->boosted_since.load(std::memory_order_relaxed)) return 0;
   int err = eb_queue_busy(s->client);
@@ -206,6 +222,7 @@ int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq) {
   }
   s->boost_seq.store(seq, std::memory_order_relaxed);
   s->boosted_since.store(now, std::memory_order_relaxed);
+  if (from_monitor) uv_async_send(&s->vote_cast);
   s->boosts.fetch_add(1, std::memory_order_relaxed);
   auto& by = why == Why::kLength      ? s->by_length
              : why == Why::kOverload ? s->by_overload
@@ -301,7 +318,7 @@ bool QueueEmpty(const struct uv__queue* q) { return q->next == q; }
 
 // Whether an fd waiting to be (re)registered with epoll already has what its
 // watcher asks for: the poll would return it at once (a connection accepted
-// with its request already in, a shutdown waiting for POLLOUT).  More of
+// with its request already in, a write waiting for POLLOUT).  More of
 // them than are looked at counts as ready.
 bool QueuedWatcherReady(const uv_loop_t* loop) {
   struct pollfd p[16];
@@ -323,8 +340,8 @@ bool QueuedWatcherReady(const uv_loop_t* loop) {
 // and nothing is ready for it.  uv_run() asks libuv's internal
 // uv__backend_timeout(); the public uv_backend_timeout() also answers 0
 // whenever fds wait to be (re)registered with epoll -- a connection
-// accepted, a read started or stopped, a shutdown: most of a server's long
-// iterations -- and the poll then blocks all the same (libuv
+// accepted, a read started or stopped, a write that must wait: most of a
+// server's long iterations -- and the poll then blocks all the same (libuv
 // src/unix/core.c).  There the rest of the internal test is made on the
 // loop's fields: callbacks pending, idle handles (Node's setImmediate),
 // handles closing, uv_stop(); and those fds, not yet in the epoll set, are
@@ -426,7 +443,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     int length = CountReady(s->backend_fd);
     double avg_length = s->avg_events_x256.load() / 256.0;
     if (length >= 2 && length > s->factor * avg_length)
-      BeginBoost(s, now, Why::kLength, seq);
+      BeginBoost(s, now, Why::kLength, seq, false);
     return;  // events waiting or not, nothing to end
   }
   // The loop is about to wait with nothing ready: the backlog has drained,
@@ -551,6 +568,12 @@ void QueueMonitor::Monitor(Shared* s) {
         Why why = by_length ? Why::kLength
                   : by_hol  ? Why::kHeadOfLine
                             : Why::kOverload;
+        if (s->test_vote_delay_ns) {
+          struct timespec d = {time_t(s->test_vote_delay_ns / 1000000000u),
+                               long(s->test_vote_delay_ns % 1000000000u)};
+          nanosleep(&d, nullptr);
+          now = MonoNs();
+        }
         BeginBoost(s, now, why, seq);
         boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
       }
@@ -600,8 +623,18 @@ static void FreeShared(QueueMonitor::Shared* s) {
   delete s;
 }
 
+static void OnClose(uv_handle_t* handle) {
+  auto* s = static_cast<QueueMonitor::Shared*>(handle->data);
+  if (--s->open_handles) return;
+  void (*closed)(void*) = s->closed;
+  void* arg = s->closed_arg;
+  FreeShared(s);
+  if (closed) closed(arg);
+}
+
 int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
-                        unsigned sample_us, unsigned max_delay_ms) {
+                        unsigned sample_us, unsigned max_delay_ms,
+                        unsigned test_vote_delay_us) {
   int fd = uv_backend_fd(loop);
   if (fd < 0) return -ENOTSUP;
 
@@ -611,6 +644,7 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   s->factor = factor;
   s->sample_ns = uint64_t(sample_us) * 1000;
   s->max_delay_ns = uint64_t(max_delay_ms) * 1000000;
+  s->test_vote_delay_ns = uint64_t(test_vote_delay_us) * 1000;
   s->backend_fd = fd;
   s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   sigset_t sig;
@@ -633,6 +667,15 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
     return -err;
   }
 
+  // Before the monitor exists: it may cast a vote as soon as it runs.
+  err = uv_async_init(loop, &s->vote_cast, [](uv_async_t*) {});
+  if (err) {
+    FreeShared(s);
+    return err;
+  }
+  s->vote_cast.data = s;
+  uv_unref(reinterpret_cast<uv_handle_t*>(&s->vote_cast));
+
   // The monitor takes no signals: they belong to the loop thread.
   sigset_t all, old;
   sigfillset(&all);
@@ -640,7 +683,8 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   err = pthread_create(&s->thread, nullptr, MonitorThread, s);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (err) {
-    FreeShared(s);
+    s->open_handles = 1;  // OnClose() frees it
+    uv_close(reinterpret_cast<uv_handle_t*>(&s->vote_cast), OnClose);
     return -err;
   }
 
@@ -648,7 +692,7 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   uv_check_init(loop, &s->check);
   s->prepare.data = s;
   s->check.data = s;
-  s->open_handles = 2;
+  s->open_handles = 3;
   uv_prepare_start(&s->prepare, OnPrepare);
   uv_check_start(&s->check, OnCheck);
   // Measuring the loop must not keep it alive.
@@ -682,15 +726,6 @@ QueueMonitor::Counters QueueMonitor::counters() const {
   return c;
 }
 
-static void OnClose(uv_handle_t* handle) {
-  auto* s = static_cast<QueueMonitor::Shared*>(handle->data);
-  if (--s->open_handles) return;
-  void (*closed)(void*) = s->closed;
-  void* arg = s->closed_arg;
-  FreeShared(s);
-  if (closed) closed(arg);
-}
-
 void QueueMonitor::Stop(void (*closed)(void*), void* arg) {
   Shared* s = shared_;
   if (!s) {
@@ -712,6 +747,7 @@ void QueueMonitor::Stop(void (*closed)(void*), void* arg) {
   s->closed_arg = arg;
   uv_close(reinterpret_cast<uv_handle_t*>(&s->prepare), OnClose);
   uv_close(reinterpret_cast<uv_handle_t*>(&s->check), OnClose);
+  uv_close(reinterpret_cast<uv_handle_t*>(&s->vote_cast), OnClose);
   shared_ = nullptr;
 }
 

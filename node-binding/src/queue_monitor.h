@@ -37,8 +37,11 @@ class QueueMonitor {
   };
 
   // 0 or a negative errno.  Must be called on @loop's thread.
+  // @test_vote_delay_us: 0, or for the test suite a delay between the
+  // monitor's decision to boost and its vote.
   int Start(uv_loop_t* loop, eb_client* client, double factor,
-            unsigned sample_us, unsigned max_delay_ms);
+            unsigned sample_us, unsigned max_delay_ms,
+            unsigned test_vote_delay_us = 0);
   // Join the monitor, end a held vote, close the handles.  Loop thread.
   // @closed(@arg) runs once the handles have closed (at once when nothing
   // was running): a Worker's environment must not go before that.

@@ -15,6 +15,16 @@ const snap = () => { const s = eb.stats(); return { ...s.queue, kernelBoosted: !
 // Work of so many ms of CPU time (the process's, nearly all this thread's):
 // under TCG and a loaded host a wall-clock spin is any amount of work.
 const spin = (ms) => { const t = process.cpuUsage(); for (;;) { const d = process.cpuUsage(t); if (d.user + d.system >= ms * 1000) return; } };
+// Calls cb in the timer that ends the loop's first wait from now (its idle
+// time grown by 5 ms).  After a long callback the loop may still work for
+// a while (V8's tasks, a slow guest), and libuv runs due timers at the end
+// of an iteration: a timer alone can run before the loop ever waited.
+const afterWait = (cb) => {
+  const elu = () => require('node:perf_hooks').performance.eventLoopUtilization().idle;
+  const idle0 = elu();
+  const tick = () => (elu() - idle0 >= 5 ? cb() : setTimeout(tick, 50));
+  setTimeout(tick, 50);
+};
 `;
 
 // A Worker on CPU 0 with N connections to the loop's server (workerData:
@@ -348,21 +358,17 @@ const server = net.createServer((c) => {
   spin(300); // three times maxDelayMs: boosted while it runs
   const during = snap();
   c.end('x');
-  // The loop waits next (the client keeps quiet); this timer runs in a
-  // later iteration.
-  setTimeout(() => {
+  // The loop waits next (the client keeps quiet).
+  afterWait(() => {
     results.push({ during, after: snap() });
     if (results.length < ROUNDS) setTimeout(connect, 100);
     else { console.log(JSON.stringify({ results, st: eb.stats().queue })); process.exit(0); }
-  }, 50);
+  });
 });
 // The client: a child on CPU 0, one fresh connection per round.  It keeps
 // its side open (allowHalfOpen) for 20 s after the server's FIN, past the
 // test's end, so nothing more happens on any connection while a timer above
-// waits.  (An earlier round's client closing meanwhile makes the loop's
-// epoll set readable for a socket libuv no longer reads, which it drops
-// without an iteration: the loop thread then takes events to be ready, and
-// the boost is left to the monitor's looks.  README, Limits.)
+// waits: what the loop does after each round is this round's alone.
 const { spawn } = require('node:child_process');
 let port;
 const connect = () => {
@@ -383,6 +389,34 @@ server.listen(0, '127.0.0.1', () => { port = server.address().port; setTimeout(c
   // ... and the boost was over, in the monitor and in the kernel, once the
   // loop had waited.
   assert.ok(results.every((x) => !x.after.boostedNow && !x.after.kernelBoosted), JSON.stringify(results));
+});
+
+// The monitor decides to boost on what it saw of the loop a moment ago.  If
+// the loop finishes its long callback and begins to wait in between, its
+// prepare found no vote to end: a vote cast then must end at once, not hold
+// an idle core until the monitor's next looks.  The test hook delays every
+// vote by 300 ms after the decision, so that the wait always overtakes it.
+test('Queue-Boost: a vote cast after the loop began to wait ends at once', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false, sampleUs: 100000 });
+if (!s.active) throw new Error(s.reason);
+setTimeout(() => {
+  spin(300); // past maxDelayMs: the monitor decides to boost while it runs
+  const during = snap();
+  // The loop waits 500 ms: the late vote comes in that wait.
+  setTimeout(() => { console.log(JSON.stringify({ during, after: snap() })); process.exit(0); }, 500);
+}, 200);
+`, { env: { EVENTBOOST_TEST_VOTE_DELAY_US: '300000' } });
+  assert.strictEqual(r.code, 0, r.err);
+  const { during, after } = r.json[0];
+  t.diagnostic(JSON.stringify({ during, after }));
+  assert.strictEqual(after.errors, 0, JSON.stringify(after));
+  // The vote came after the callback had ended ...
+  assert.ok(!during.boostedNow && during.boosts === 0, JSON.stringify(during));
+  assert.strictEqual(after.boosts, 1, JSON.stringify(after));
+  // ... and did not hold while the loop waited.
+  assert.ok(!after.boostedNow && !after.kernelBoosted, JSON.stringify(after));
 });
 
 // The other side of the test above: connections that arrived while the loop
