@@ -221,7 +221,9 @@ int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq,
     return err;
   }
   s->boost_seq.store(seq, std::memory_order_relaxed);
-  s->boosted_since.store(now, std::memory_order_relaxed);
+  // Release: the loop's prepare reads it without the lock (acquire), and a
+  // wake-up that coalesces with an earlier one orders nothing itself.
+  s->boosted_since.store(now, std::memory_order_release);
   if (from_monitor) uv_async_send(&s->vote_cast);
   s->boosts.fetch_add(1, std::memory_order_relaxed);
   auto& by = why == Why::kLength      ? s->by_length
@@ -432,7 +434,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // event's) uses the threshold of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
   if (asleep) ArmHolTimer(s);
-  bool boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
+  bool boosted = s->boosted_since.load(std::memory_order_acquire) != 0;
   // Events ready now are what the poll returns at once: a backlog that
   // formed while the last iteration ran.  With slow iterations the monitor
   // looks only once per typical iteration, so the loop counts it here (one

@@ -58,7 +58,7 @@ class QueueMonitor {
   static void OnPrepare(uv_prepare_t* handle);
   static void OnCheck(uv_check_t* handle);
 
-  Shared* shared_ = nullptr;  // freed when both handles have closed
+  Shared* shared_ = nullptr;  // freed when all its handles have closed
   Counters last_ = {};        // what the last run did, after Stop()
 };
 

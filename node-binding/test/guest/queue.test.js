@@ -395,7 +395,8 @@ server.listen(0, '127.0.0.1', () => { port = server.address().port; setTimeout(c
 // the loop finishes its long callback and begins to wait in between, its
 // prepare found no vote to end: a vote cast then must end at once, not hold
 // an idle core until the monitor's next looks.  The test hook delays every
-// vote by 300 ms after the decision, so that the wait always overtakes it.
+// vote by 600 ms after the decision, so that the wait always overtakes it
+// (the decision comes 100-200 ms into the callback, which ends ~300 ms in).
 test('Queue-Boost: a vote cast after the loop began to wait ends at once', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
@@ -404,10 +405,10 @@ if (!s.active) throw new Error(s.reason);
 setTimeout(() => {
   spin(300); // past maxDelayMs: the monitor decides to boost while it runs
   const during = snap();
-  // The loop waits 500 ms: the late vote comes in that wait.
-  setTimeout(() => { console.log(JSON.stringify({ during, after: snap() })); process.exit(0); }, 500);
+  // The loop waits 1 s: the late vote comes in that wait.
+  setTimeout(() => { console.log(JSON.stringify({ during, after: snap() })); process.exit(0); }, 1000);
 }, 200);
-`, { env: { EVENTBOOST_TEST_VOTE_DELAY_US: '300000' } });
+`, { env: { EVENTBOOST_TEST_VOTE_DELAY_US: '600000' } });
   assert.strictEqual(r.code, 0, r.err);
   const { during, after } = r.json[0];
   t.diagnostic(JSON.stringify({ during, after }));
