@@ -36,6 +36,73 @@ function idleUs(cpu) {
 // its policy.
 const CPU0_BUSY_MAX = 0.10;
 
+// What else CPU 1 did, for the testbed check's diagnosis (the check itself
+// judges only the times): the emulation steals time in proportion to CPU 1's
+// busy time, so anything that keeps CPU 1 busy at a rate per second (an
+// interrupt source, a kernel thread, another task) costs a 2.6 GHz job more
+// than 1/f of it and raises the ratio.  Read on CPU 0 around each timed job.
+function cpu1Activity() {
+  let sched = null;
+  try { sched = /^cpu1 (.*)$/m.exec(fs.readFileSync('/proc/schedstat', 'utf8')); } catch { /* no CONFIG_SCHED_INFO */ }
+  const f = sched ? sched[1].trim().split(/\s+/).map(Number) : [];
+  const stat = /^cpu1 (.*)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'))[1].trim().split(/\s+/).map(Number);
+  const names = ['user', 'nice', 'system', 'idle', 'iowait', 'irq', 'softirq', 'steal'];
+  const out = {
+    // /proc/schedstat: time tasks ran on CPU 1 and waited for it (ns), slices.
+    runNs: f[6] ?? null, waitNs: f[7] ?? null, slices: f[8] ?? null,
+    ...Object.fromEntries(names.map((n, i) => [`${n}Ticks`, stat[i] ?? 0])),
+  };
+  // /proc/interrupts: CPU 1's column, per source (LOC, RES, virtio...).
+  const lines = fs.readFileSync('/proc/interrupts', 'utf8').split('\n');
+  const col = lines[0].trim().split(/\s+/).indexOf('CPU1');
+  for (const l of lines.slice(1)) {
+    const p = l.trim().split(/\s+/);
+    const n = Number(p[col + 1]);
+    if (col >= 0 && p.length > col + 1 && Number.isFinite(n) && n) out[`irq:${p[0].replace(/:$/, '')}`] = n;
+  }
+  return out;
+}
+
+// Every task's CPU time, by tid: [comm@the CPU it last ran on, utime +
+// stime ticks].  Read before and after a calibration block to name what ran
+// beside the job and the driver.
+function taskTicks() {
+  const out = {};
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let tids;
+    try { tids = fs.readdirSync(`/proc/${pid}/task`); } catch { continue; }
+    for (const tid of tids) {
+      let s;
+      try { s = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'); } catch { continue; }
+      const comm = s.slice(s.indexOf('(') + 1, s.lastIndexOf(')'));
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      // After the comm: state is field 3, utime 14, stime 15, processor 39.
+      out[tid] = [`${comm}@${f[36]}`, Number(f[11]) + Number(f[12])];
+    }
+  }
+  return out;
+}
+
+// The tasks (comm@cpu) that ran between two taskTicks() readings, with
+// their ticks, most first.
+function tasksDelta(before, after) {
+  const by = {};
+  for (const [tid, [comm, t]] of Object.entries(after)) {
+    const d = t - (before[tid] ? before[tid][1] : 0);
+    if (d > 0) by[comm] = (by[comm] || 0) + d;
+  }
+  return Object.fromEntries(Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 12));
+}
+
+// A few /proc/vmstat counters a calibration block records (reclaim and
+// compaction run on whichever CPU is free: CPU 1 between jobs).
+const VMSTAT_KEYS = ['pgscan_kswapd', 'pgscan_direct', 'pgsteal_kswapd', 'compact_stall', 'compact_daemon_wake',
+  'compact_migrate_scanned', 'pgmajfault', 'thp_fault_alloc', 'thp_collapse_alloc', 'nr_free_pages'];
+function vmstat() {
+  const all = Object.fromEntries(fs.readFileSync('/proc/vmstat', 'utf8').trim().split('\n').map((l) => l.split(' ')).map(([k, v]) => [k, Number(v)]));
+  return Object.fromEntries(VMSTAT_KEYS.filter((k) => k in all).map((k) => [k, all[k]]));
+}
+
 // The testbed check's verdict on one calibration block (driver.js,
 // calibrate()), decided before any run it judges: the median of the pairs'
 // 2.6/4.0 GHz time ratios within CALIB_BAND of 1/f (with fixedPct, that
@@ -52,4 +119,7 @@ function calibrationVerdict(block) {
 // What a run added to such a reading: after - before, per key of after.
 const delta = (before, after) => Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)]));
 
-module.exports = { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median };
+module.exports = {
+  CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
+  cpu1Activity, taskTicks, tasksDelta, vmstat,
+};

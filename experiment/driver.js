@@ -48,7 +48,9 @@ if (PRIOR && PRIOR.secs !== SECS) {
 }
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.join(','))).split(',').map(Number);
 const app = '/tmp/experiment-app';
-const { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict } = require('./cpu1');
+const {
+  CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
+} = require('./cpu1');
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
 const { rng } = require('./loadgen');
 
@@ -429,19 +431,26 @@ function calibJob() {
 
 async function timedJob(p) {
   setGovernor(p);
+  const a0 = cpu1Activity();
   const i0 = idleUs(0);
   const b0 = busy();
   const t0 = process.hrtime.bigint();
   await calibJob();
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu0Busy = 1 - (idleUs(0) - i0) / 1e3 / ms;
-  return { ms: Math.round(ms * 100) / 100, busyNsByKhz: delta(b0, busy()), cpu0Busy: Math.round(cpu0Busy * 1e4) / 1e4 };
+  const b = busy();
+  // Diagnosis only (what else CPU 1 did); the verdict reads ms alone.
+  const cpu1 = Object.fromEntries(Object.entries(delta(a0, cpu1Activity())).filter(([, v]) => v));
+  return { ms: Math.round(ms * 100) / 100, busyNsByKhz: delta(b0, b), cpu0Busy: Math.round(cpu0Busy * 1e4) / 1e4, cpu1 };
 }
 
 async function calibrate(svc, ph, rep, when, attempt) {
   const full = POLICIES.find((p) => p.name === 'fixed-4.0');
   const slow = POLICIES.find((p) => p.name === 'fixed-2.6');
   const block = { service: svc.name, phase: ph.name, rep, when, attempt, fixedPct: ph.fixedPct, pairs: [], discarded: [] };
+  const tasks0 = taskTicks();
+  const vm0 = vmstat();
+  block.at = new Date().toISOString();
   await alone(null, async () => {
     // Untimed: the first job after a run ran up to 2.6x its time (the
     // pilot), the page cache and the shell's memory back in place.
@@ -451,6 +460,10 @@ async function calibrate(svc, ph, rep, when, attempt) {
       (Math.max(pair.full.cpu0Busy, pair.slow.cpu0Busy) > CPU0_BUSY_MAX ? block.discarded : block.pairs).push(pair);
     }
   });
+  // Diagnosis only: what ran during the block beside the job and the
+  // driver, and the memory manager's work then.
+  block.tasks = tasksDelta(tasks0, taskTicks());
+  block.vmstat = { ...delta(vm0, vmstat()), nr_free_pages: vmstat().nr_free_pages };
   calibrations.push(block);
   const ratios = block.pairs.map((x) => (x.slow.ms / x.full.ms).toFixed(2));
   const v = calibrationVerdict(block);
