@@ -52,6 +52,9 @@ function cpu1Activity() {
     runNs: f[6] ?? null, waitNs: f[7] ?? null, slices: f[8] ?? null,
     ...Object.fromEntries(names.map((n, i) => [`${n}Ticks`, stat[i] ?? 0])),
   };
+  // The emulation's own account (ebtest_cpufreq): steal owed and spun.
+  const st = /^steal 1 (\d+) (\d+) (\d+)$/m.exec(fs.readFileSync('/dev/ebtest_cpufreq', 'utf8'));
+  if (st) Object.assign(out, { stealOwedNs: Number(st[1]), stealSpunNs: Number(st[2]), stealPays: Number(st[3]) });
   // /proc/interrupts: CPU 1's column, per source (LOC, RES, virtio...).
   const lines = fs.readFileSync('/proc/interrupts', 'utf8').split('\n');
   const col = lines[0].trim().split(/\s+/).indexOf('CPU1');

@@ -1954,6 +1954,59 @@ TEST_F(emulated, busy_time_is_accounted_per_frequency)
 	EXPECT_EQ(other0, other1);
 }
 
+/* The "steal <cpu> <owed_ns> <spun_ns> <pays>" line of @cpu; 0 if found. */
+static int steal_of(int cpu, long long v[3])
+{
+	char line[128];
+	int c, ret = -1;
+	FILE *f = fopen(EB_DRV, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "steal %d %lld %lld %lld", &c, &v[0], &v[1], &v[2]) == 4 &&
+		    c == cpu)
+			ret = 0;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * Under TCG each return from a steal costs the interrupted code time of
+ * its own, and paying every 1 ms period made a slow clock slower than 1/f
+ * (docs/evidence/2026-11-26-drift-pilot): debts are paid once they reach
+ * emulate_pay_us, in full.
+ */
+TEST_F(emulated, debts_are_paid_in_lumps_of_emulate_pay_us)
+{
+	char old[16], now[16];
+	long long a[3], b[3];
+	double ms;
+
+	ASSERT_EQ(0, eb_read_str(DRV_PARAM "emulate_pay_us", old, sizeof(old)));
+	/* Out of range: refused, nothing changed. */
+	EXPECT_EQ(-EINVAL, eb_write_str(DRV_PARAM "emulate_pay_us", "10001"));
+	EXPECT_EQ(-EINVAL, eb_write_str(DRV_PARAM "emulate_pay_us", "-1"));
+	ASSERT_EQ(0, eb_read_str(DRV_PARAM "emulate_pay_us", now, sizeof(now)));
+	EXPECT_EQ(0, strcmp(old, now));
+
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "emulate_pay_us", "3000"));
+	ASSERT_EQ(0, set_tunable(self->pol, "base_freq", "1600000"));
+	ASSERT_EQ(1600000, wait_khz(self->pol, 1600000, 2000));
+	ASSERT_EQ(0, steal_of(self->cpu, a)) TH_LOG("no steal line in %s", EB_DRV);
+	ms = spin_ms(1UL << 24);
+	ASSERT_EQ(0, steal_of(self->cpu, b));
+	eb_write_str(DRV_PARAM "emulate_pay_us", old);
+	TH_LOG("spun %.1f ms at 1.6 GHz: owed %.1f ms, paid %.1f ms in %lld payments",
+	       ms, (b[0] - a[0]) / 1e6, (b[1] - a[1]) / 1e6, b[2] - a[2]);
+	/* Paid, in payments of 3 ms or more (1 ms periods owe 1.5 ms each). */
+	EXPECT_GT(b[2] - a[2], 0);
+	EXPECT_GE(b[1] - a[1], (b[2] - a[2]) * 3000000LL);
+	/* In full: what is left owed (or was, before) is under a payment. */
+	EXPECT_GT(b[0] - a[0], 0);
+	EXPECT_LT(llabs((b[0] - a[0]) - (b[1] - a[1])), 6000000LL);
+}
+
 /* The fastest of three runs of spin_ms(): the host's noise only adds. */
 static double min_spin_ms(unsigned long n)
 {

@@ -24,13 +24,16 @@
  * real parts: on each CPU a pinned hard-irq hrtimer fires every
  * emulate_period_us and keeps the CPU busy long enough that whatever runs
  * there gets f / f_max of the time, f being the CPU's current frequency:
- * after being busy r ns at f it steals r * (f_max - f) / f ns.  Steals
- * follow the busy time actually run (idle time is not slowed: nothing ran),
- * so late timers, as under QEMU/TCG, do not skew the ratio.  A change
- * takes effect at the next period.  The busy time each CPU spent at each
- * frequency (stolen time included: a slower clock is busy longer) is read
- * back as "busy <cpu> <khz> <ns>" lines, for energy models, and each CPU's
- * idle time as "idle <cpu> <us>" (-1 where the kernel keeps none).
+ * after being busy r ns at f it owes r * (f_max - f) / f ns.  Debts follow
+ * the busy time actually run (idle time is not slowed: nothing ran), so
+ * late timers, as under QEMU/TCG, do not skew the ratio; they are reckoned
+ * every period at that period's frequency (a change counts from the next
+ * period) and paid, by spinning, once they reach emulate_pay_us.  The busy
+ * time each CPU spent at each frequency (what it owed there included: a
+ * slower clock is busy longer) is read back as "busy <cpu> <khz> <ns>"
+ * lines, for energy models, each CPU's idle time as "idle <cpu> <us>" (-1
+ * where the kernel keeps none), and the debts owed and spun in all, and in
+ * how many payments, as "steal <cpu> <owed_ns> <spun_ns> <pays>".
  *
  * One TCG thread runs every vCPU in turns, so under QEMU the emulation holds
  * only while the other CPUs idle: whatever runs on one takes turns from the
@@ -78,7 +81,7 @@
 #define EBT_LATENCY_NS		(10 * NSEC_PER_USEC)
 #define EBT_POLICY_LINE_MAX	192
 #define EBT_CHANGE_LINE_MAX	96
-#define EBT_BUSY_LINE_MAX	48
+#define EBT_BUSY_LINE_MAX	64
 
 static bool shared;
 module_param(shared, bool, 0444);
@@ -134,7 +137,7 @@ MODULE_PARM_DESC(boost_from_khz,
 static bool emulate;
 module_param(emulate, bool, 0444);
 MODULE_PARM_DESC(emulate,
-		 "Make frequency cost time: steal (1 - f/f_max) of each period (default: 0)");
+		 "Make frequency cost time: steal (f_max - f) / f of busy time (default: 0)");
 
 /*
  * The CPUs whose clock is emulated.  Each gets a 1 kHz timer, idle or not:
@@ -162,6 +165,30 @@ static unsigned int emulate_fixed_pct;
 module_param(emulate_fixed_pct, uint, 0644);
 MODULE_PARM_DESC(emulate_fixed_pct,
 		 "Share of busy time (percent, 0..100) a slower clock does not slow (default: 0)");
+
+/*
+ * Pay a debt once it reaches this much, not every period.  Under QEMU/TCG
+ * each return from a steal to the code it interrupted costs that code
+ * tens of microseconds of its own time, and a slower clock steals more
+ * often: paid every 1 ms period, the calibration job's own time grew
+ * 4-9% at 2.6 GHz, and its 2.6/4.0 GHz ratio drifted 10-25% above 1/f in
+ * spells (docs/evidence/2026-11-26-drift-pilot).  Writable at run time.
+ */
+#define EBT_EMU_MAX_PAY_US	10000
+static unsigned int emulate_pay_us = 2000;
+
+static int ebt_pay_us_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, EBT_EMU_MAX_PAY_US);
+}
+
+static const struct kernel_param_ops ebt_pay_us_ops = {
+	.set = ebt_pay_us_set,
+	.get = param_get_uint,
+};
+module_param_cb(emulate_pay_us, &ebt_pay_us_ops, &emulate_pay_us, 0644);
+MODULE_PARM_DESC(emulate_pay_us,
+		 "With emulate=1, pay a debt once it reaches this many microseconds, 0..10000 (default: 2000)");
 
 /* One recorded frequency change. */
 struct ebt_change {
@@ -228,6 +255,10 @@ struct ebt_emu {
 	unsigned int khz;
 	unsigned int index;	/* of khz in ebt_table */
 	u64 busy_ns[EBT_MAX_FREQS];
+	u64 owed_ns;		/* debts reckoned, in all */
+	u64 spun_ns;		/* debts paid, in all */
+	s64 debt_ns;		/* owed, not paid yet (< 0: overpaid) */
+	u64 pays;		/* payments made */
 	u64 ran_from;		/* end of the last steal (ns) */
 	u64 idle_us;		/* the CPU's idle time then */
 };
@@ -254,7 +285,7 @@ static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 	struct ebt_emu *e = container_of(timer, struct ebt_emu, timer);
 	u64 period = (u64)emulate_period_us * NSEC_PER_USEC;
 	unsigned int khz = READ_ONCE(e->khz), index = READ_ONCE(e->index);
-	u64 now = ktime_get_ns(), busy, idle, steal, end;
+	u64 now = ktime_get_ns(), busy, idle, owed, end, spun;
 	u64 idle_us;
 
 	/* Idle now: the debt is paid when something runs here again. */
@@ -265,13 +296,22 @@ static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 		busy = now - e->ran_from;
 		idle = (idle_us - e->idle_us) * NSEC_PER_USEC;
 		busy = busy > idle ? busy - idle : 0;
-		steal = div_u64(busy * (100 - min(READ_ONCE(emulate_fixed_pct), 100U)) *
-				(ebt_max_khz - khz), (u64)khz * 100);
-		end = now + min(steal, EBT_EMU_MAX_STEAL_PERIODS * period);
-		while (ktime_get_ns() < end)
-			cpu_relax();
-		WRITE_ONCE(e->busy_ns[index], e->busy_ns[index] + busy +
-			   (ktime_get_ns() - now));
+		owed = div_u64(busy * (100 - min(READ_ONCE(emulate_fixed_pct), 100U)) *
+			       (ebt_max_khz - khz), (u64)khz * 100);
+		WRITE_ONCE(e->owed_ns, e->owed_ns + owed);
+		WRITE_ONCE(e->busy_ns[index], e->busy_ns[index] + busy + owed);
+		e->debt_ns += owed;
+		if (e->debt_ns > 0 &&
+		    e->debt_ns >= (s64)READ_ONCE(emulate_pay_us) * NSEC_PER_USEC) {
+			end = now + min_t(u64, e->debt_ns,
+					  EBT_EMU_MAX_STEAL_PERIODS * period);
+			while (ktime_get_ns() < end)
+				cpu_relax();
+			spun = ktime_get_ns() - now;
+			WRITE_ONCE(e->spun_ns, e->spun_ns + spun);
+			WRITE_ONCE(e->pays, e->pays + 1);
+			e->debt_ns -= spun;
+		}
 	}
 	e->ran_from = ktime_get_ns();
 	e->idle_us = idle_us;
@@ -288,6 +328,7 @@ static int ebt_emu_cpu_online(unsigned int cpu)
 	eb_hrtimer_setup(&e->timer, ebt_emu_tick, CLOCK_MONOTONIC,
 			 HRTIMER_MODE_REL_PINNED_HARD);
 	e->ran_from = 0;
+	e->debt_ns = 0;
 	if (!cpumask_test_cpu(cpu, ebt_emu_mask))
 		return 0;
 	hrtimer_start(&e->timer, ns_to_ktime(emulate_period_us * NSEC_PER_USEC),
@@ -575,7 +616,7 @@ static unsigned int ebt_ring_copy(struct ebt_change *out)
 	return len;
 }
 
-/* Emulation only: busy time per CPU and frequency, and idle time per CPU. */
+/* Emulation only: busy time per CPU and frequency, idle time and steals. */
 static void ebt_busy_lines(struct ebt_snapshot *snap, size_t cap)
 {
 	unsigned int cpu, i;
@@ -590,6 +631,11 @@ static void ebt_busy_lines(struct ebt_snapshot *snap, size_t cap)
 		snap->len += scnprintf(snap->text + snap->len, cap - snap->len,
 				       "idle %u %lld\n", cpu,
 				       (s64)get_cpu_idle_time_us(cpu, NULL));
+		snap->len += scnprintf(snap->text + snap->len, cap - snap->len,
+				       "steal %u %llu %llu %llu\n", cpu,
+				       READ_ONCE(per_cpu(ebt_emu, cpu).owed_ns),
+				       READ_ONCE(per_cpu(ebt_emu, cpu).spun_ns),
+				       READ_ONCE(per_cpu(ebt_emu, cpu).pays));
 	}
 }
 
@@ -615,7 +661,7 @@ static int ebt_open(struct inode *inode, struct file *file)
 		npol++;
 	cap = (size_t)npol * EBT_POLICY_LINE_MAX +
 	      (size_t)EBT_RING_SIZE * EBT_CHANGE_LINE_MAX +
-	      (emulate ? (size_t)nr_cpu_ids * (ebt_nfreqs + 1) * EBT_BUSY_LINE_MAX : 0);
+	      (emulate ? (size_t)nr_cpu_ids * (ebt_nfreqs + 2) * EBT_BUSY_LINE_MAX : 0);
 	snap = kvmalloc(struct_size(snap, text, cap), GFP_KERNEL);
 	if (!snap) {
 		mutex_unlock(&ebt_lock);
