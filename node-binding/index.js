@@ -55,10 +55,22 @@ function inactive(reason, errno = 0) {
 // For the package's guest tests only: EVENTBOOST_TEST_VOTE_DELAY_US delays
 // each Queue-Boost vote by that many µs after the monitor's decision, so a
 // test can make the loop's wait overtake the vote every time.  An integer up
-// to 1 s; anything else is no delay.
+// to 1 s; anything else is no delay.  Set, it is never silent: a service
+// that inherited it by mistake is told once (a process warning).
+let testHookWarned = false;
 function testVoteDelayUs() {
-  const v = Number(process.env.EVENTBOOST_TEST_VOTE_DELAY_US || 0);
-  return Number.isInteger(v) && v >= 0 && v <= 1e6 ? v : 0;
+  const raw = process.env.EVENTBOOST_TEST_VOTE_DELAY_US;
+  if (raw === undefined || raw === '') return 0;
+  const v = Number(raw);
+  const ok = Number.isInteger(v) && v >= 0 && v <= 1e6;
+  if (!testHookWarned) {
+    testHookWarned = true;
+    process.emitWarning(ok
+      ? `EVENTBOOST_TEST_VOTE_DELAY_US=${raw} delays every Queue-Boost vote by ${v} µs: a hook for eventboost's own tests; unset it for a service`
+      : `EVENTBOOST_TEST_VOTE_DELAY_US=${raw} is ignored (eventboost's tests give it an integer from 0 to 1000000); unset it`,
+    { code: 'EVENTBOOST_TEST_HOOK' });
+  }
+  return ok ? v : 0;
 }
 
 /**
@@ -72,13 +84,14 @@ function testVoteDelayUs() {
  */
 function start(options) {
   const o = normalize(options);
+  const voteDelayUs = testVoteDelayUs();
   if (!native) {
     return inactive(loadError);
   }
   native.stop();
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
   const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
-    testVoteDelayUs());
+    voteDelayUs);
   if (!r.active) return inactive(r.reason, r.errno);
   state = { active: true, reason: null, options: o };
   return { active: true, reason: null, errno: 0, code: null };

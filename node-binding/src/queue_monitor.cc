@@ -85,6 +85,11 @@ struct QueueMonitor::Shared {
 
   // Published by the loop thread.
   std::atomic<uint64_t> seq{0};          // bumped at each prepare
+  // Bumped at each prepare too, except after an iteration that only took a
+  // monitor vote's wake-up (vote_cast): the iterations the head-of-line
+  // baseline counts.  A wake-up is no work of the service's; counted, one
+  // per vote, it would lower the thresholds after every vote.
+  std::atomic<uint64_t> counted_seq{0};
   std::atomic<bool> in_poll{false};      // from prepare to check
   std::atomic<bool> asleep{false};       // the monitor sleeps
   std::atomic<uint64_t> last_busy_ns{0};  // the last iteration's work
@@ -101,6 +106,8 @@ struct QueueMonitor::Shared {
   // Loop thread only.
   uint64_t prepare_ns = 0, idle_at_prepare = 0, events_at_prepare = 0;
   uint64_t work_began = 0;
+  bool vote_woke = false;       // vote_cast ran in this iteration's poll
+  bool only_vote_woke = false;  // and was its one event (OnCheck)
   Baseline events;
 
   std::atomic<bool> stop{false};
@@ -197,7 +204,13 @@ void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
   std::lock_guard<std::mutex> lock(s->vote);
   uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
   if (!since) return;
-  eb_queue_idle(s->client);
+  // Ending a vote fails only where voting did (a device that refuses the
+  // client); count it so that stats() shows it.
+  int err = eb_queue_idle(s->client);
+  if (err) {
+    s->errors.fetch_add(1, std::memory_order_relaxed);
+    s->last_error.store(err, std::memory_order_relaxed);
+  }
   CloseBoost(s, now, since);
 }
 
@@ -408,6 +421,8 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   }
   s->work_began = 0;
   s->iterations.fetch_add(1, std::memory_order_relaxed);
+  if (!s->only_vote_woke) s->counted_seq.fetch_add(1, std::memory_order_relaxed);
+  s->only_vote_woke = false;
   s->prepare_ns = now;
   s->idle_at_prepare = uv_metrics_idle_time(s->loop);
   if (!uv_metrics_info(s->loop, &m)) s->events_at_prepare = m.events;
@@ -469,9 +484,16 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   }
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
-  s->events.Add(double(events), now);
-  s->avg_events_x256.store(uint64_t(s->events.Mean() * 256),
-                           std::memory_order_relaxed);
+  // An iteration that only took a vote's wake-up is none of the service's:
+  // neither baseline counts it (its CPU time, if a due timer ran after it,
+  // goes to the next iteration's).
+  s->only_vote_woke = s->vote_woke && events <= 1;
+  s->vote_woke = false;
+  if (!s->only_vote_woke) {
+    s->events.Add(double(events), now);
+    s->avg_events_x256.store(uint64_t(s->events.Mean() * 256),
+                             std::memory_order_relaxed);
+  }
   s->work_began = began;
   s->in_poll.store(false);
 }
@@ -485,6 +507,7 @@ void QueueMonitor::Monitor(Shared* s) {
   // between two looks, the CPU it used over the iterations it began.
   Baseline busy;
   uint64_t busy_seq = 0, busy_cpu = hol_base;  // 0: no iteration seen yet
+  uint64_t busy_counted = 0;  // counted_seq then
 
   while (!s->stop.load()) {
     uint64_t now = MonoNs(), cpu = LoopCpuNs(s);
@@ -511,21 +534,25 @@ void QueueMonitor::Monitor(Shared* s) {
       uint64_t at = s->prepare_cpu.load(std::memory_order_relaxed);
       if (at <= cpu) hol_base = at;
     }
+    uint64_t counted = s->counted_seq.load(std::memory_order_relaxed);
     if (busy_seq == 0) {
       // The first look since the loop began: what ran before its first
       // prepare was start-up work, no iteration.  Count from that prepare
       // where the loop published it, else from here.
       busy_seq = seq;
+      busy_counted = counted;
       busy_cpu = hol_base;
-    } else if (seq != busy_seq) {
+    } else if (counted != busy_counted) {
       // Iterations above the threshold teach the baseline at an eighth of
       // the weight: a step in the work stays boosted for minutes, and is
-      // learnt only if it stays.
-      double x = double(cpu - busy_cpu), n = double(seq - busy_seq);
+      // learnt only if it stays.  A vote's wake-up is no iteration here
+      // (counted_seq): its CPU time joins the next one's.
+      double x = double(cpu - busy_cpu), n = double(counted - busy_counted);
       double w = x / n > double(HolThreshold(s)) ? 0.125 : 1;
       busy.Add(x * w, now, n * w);
       s->avg_busy_ns.store(uint64_t(busy.Mean()), std::memory_order_relaxed);
       busy_seq = seq;
+      busy_counted = counted;
       busy_cpu = cpu;
     }
     bool progressed = (cpu - last_cpu) * 8 > now - last_now;
@@ -670,7 +697,9 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   }
 
   // Before the monitor exists: it may cast a vote as soon as it runs.
-  err = uv_async_init(loop, &s->vote_cast, [](uv_async_t*) {});
+  err = uv_async_init(loop, &s->vote_cast, [](uv_async_t* a) {
+    static_cast<Shared*>(a->data)->vote_woke = true;
+  });
   if (err) {
     FreeShared(s);
     return err;

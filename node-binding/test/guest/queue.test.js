@@ -425,6 +425,35 @@ setTimeout(() => {
 // the next.  At the prepare between the two their fds are not in the epoll
 // set yet, but their requests are in: the loop will not wait, and the boost
 // must hold into the iteration that reads them.
+test('Queue-Boost: the wake-up after each monitor vote is not an iteration of the baselines', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+// The overload bound (5 ms) sees every 30 ms callback: the monitor votes
+// during each, and each vote wakes the loop once more (an extra iteration
+// with the vote's wake-up as its only event) before it waits again.
+const s = eb.start({ gc: false, maxDelayMs: 5 });
+if (!s.active) throw new Error(s.reason);
+let i = 0;
+const tick = () => {
+  spin(30);
+  if (++i < 40) setTimeout(tick, 20);
+  else afterWait(() => { console.log(JSON.stringify({ st: eb.stats().queue })); process.exit(0); });
+};
+setTimeout(tick, 20);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { st } = r.json[0];
+  t.diagnostic(JSON.stringify(st));
+  assert.strictEqual(st.errors, 0);
+  // The monitor voted during most callbacks (each one woke the loop).
+  assert.ok(st.byOverload >= 20, JSON.stringify(st));
+  // The typical iteration is a callback of 30 ms of CPU time or more, and
+  // iterations have no events (timers): counted as iterations, the
+  // wake-ups would halve the one and make the other about one half.
+  assert.ok(st.avgBusyUs >= 0.75 * 30000, `avgBusyUs ${st.avgBusyUs}: ` + JSON.stringify(st));
+  assert.ok(st.avgLength < 0.25, `avgLength ${st.avgLength}: ` + JSON.stringify(st));
+});
+
 test('Queue-Boost: a boost holds from accepting a backlog of connections into reading their requests', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 const net = require('node:net');

@@ -80,3 +80,17 @@ test('without the native addon: require works, start() says to rebuild', () => {
   assert.match(r.reason, /npm rebuild eventboost/);
   assert.strictEqual(eb.stats().active, false);
 });
+
+test('the test-only vote delay is never silent: one warning, also when ignored', () => {
+  const pkg = JSON.stringify(path.resolve(__dirname, '../..'));
+  const run = (v) => spawnSync(process.execPath, ['-e',
+    `const eb = require(${pkg}); eb.start({ device: '/nonexistent' }); eb.start({ device: '/nonexistent' });`],
+  { encoding: 'utf8', env: { ...process.env, EVENTBOOST_TEST_VOTE_DELAY_US: v } });
+  const set = run('300000');
+  assert.strictEqual(set.status, 0, set.stderr);
+  assert.strictEqual(set.stderr.match(/EVENTBOOST_TEST_VOTE_DELAY_US=300000 delays every Queue-Boost vote/g)?.length, 1, set.stderr);
+  const bad = run('soon');
+  assert.match(bad.stderr, /EVENTBOOST_TEST_VOTE_DELAY_US=soon is ignored/);
+  const unset = run('');
+  assert.doesNotMatch(unset.stderr, /EVENTBOOST_TEST_VOTE_DELAY_US/);
+});
