@@ -55,14 +55,15 @@ function inactive(reason, errno = 0) {
 // For the package's guest tests only: EVENTBOOST_TEST_VOTE_DELAY_US delays
 // each Queue-Boost vote by that many µs after the monitor's decision, so a
 // test can make the loop's wait overtake the vote every time.  An integer up
-// to 1 s; anything else is no delay.  Set, it is never silent: a service
-// that inherited it by mistake is told once (a process warning).
+// to 1 s; anything else is no delay.  Set (but to 0), it draws a process
+// warning once, at start(): a service that inherited it by mistake is told.
 let testHookWarned = false;
 function testVoteDelayUs() {
   const raw = process.env.EVENTBOOST_TEST_VOTE_DELAY_US;
   if (raw === undefined || raw === '') return 0;
   const v = Number(raw);
   const ok = Number.isInteger(v) && v >= 0 && v <= 1e6;
+  if (ok && v === 0) return 0;
   if (!testHookWarned) {
     testHookWarned = true;
     process.emitWarning(ok

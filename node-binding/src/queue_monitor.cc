@@ -86,7 +86,7 @@ struct QueueMonitor::Shared {
   // Published by the loop thread.
   std::atomic<uint64_t> seq{0};          // bumped at each prepare
   // Bumped at each prepare too, except after an iteration that only took a
-  // monitor vote's wake-up (vote_cast): the iterations the head-of-line
+  // monitor vote's wake-up (vote_fd): the iterations the head-of-line
   // baseline counts.  A wake-up is no work of the service's; counted, one
   // per vote, it would lower the thresholds after every vote.
   std::atomic<uint64_t> counted_seq{0};
@@ -106,7 +106,7 @@ struct QueueMonitor::Shared {
   // Loop thread only.
   uint64_t prepare_ns = 0, idle_at_prepare = 0, events_at_prepare = 0;
   uint64_t work_began = 0;
-  bool vote_woke = false;       // vote_cast ran in this iteration's poll
+  bool vote_woke = false;       // vote_fd was ready in this iteration's poll
   bool only_vote_woke = false;  // and was its one event (OnCheck)
   Baseline events;
 
@@ -126,8 +126,13 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> by_overload{0}, refused{0}, errors{0}, samples{0};
   std::atomic<uint64_t> wakeups{0}, renewed{0};
 
-  // The monitor wakes the loop after each vote it casts: BeginBoost().
-  uv_async_t vote_cast;
+  // The monitor wakes the loop after each vote it casts (BeginBoost()):
+  // an eventfd of its own, not a uv_async_t, whose eventfd libuv shares
+  // with every async handle of the loop (Node's platform tasks, the
+  // threadpool's completions), so that the loop can tell an iteration that
+  // only took the wake-up from one that also did the service's work.
+  uv_poll_t vote_cast;
+  int vote_fd = -1;
   // For the test suite only (EVENTBOOST_TEST_VOTE_DELAY_US, index.js): the
   // monitor waits this long between deciding to boost and voting, so that
   // the loop's wait overtakes the vote every time, not once in thousands.
@@ -237,7 +242,11 @@ int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq,
   // Release: the loop's prepare reads it without the lock (acquire), and a
   // wake-up that coalesces with an earlier one orders nothing itself.
   s->boosted_since.store(now, std::memory_order_release);
-  if (from_monitor) uv_async_send(&s->vote_cast);
+  if (from_monitor) {
+    uint64_t one = 1;
+    ssize_t r = write(s->vote_fd, &one, sizeof(one));
+    (void)r;  // EAGAIN: a wake-up is pending already
+  }
   s->boosts.fetch_add(1, std::memory_order_relaxed);
   auto& by = why == Why::kLength      ? s->by_length
              : why == Why::kOverload ? s->by_overload
@@ -486,8 +495,10 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
     events = m.events - s->events_at_prepare;
   // An iteration that only took a vote's wake-up is none of the service's:
   // neither baseline counts it (its CPU time, if a due timer ran after it,
-  // goes to the next iteration's).
-  s->only_vote_woke = s->vote_woke && events <= 1;
+  // goes to the next iteration's), and one that took more does not count
+  // the wake-up among its events.
+  if (s->vote_woke && events) events--;
+  s->only_vote_woke = s->vote_woke && events == 0;
   s->vote_woke = false;
   if (!s->only_vote_woke) {
     s->events.Add(double(events), now);
@@ -646,6 +657,7 @@ static void* MonitorThread(void* arg) {
 
 static void FreeShared(QueueMonitor::Shared* s) {
   if (s->wake_fd >= 0) close(s->wake_fd);
+  if (s->vote_fd >= 0) close(s->vote_fd);
   if (s->timer_ready.load()) timer_delete(s->hol_timer);
   if (s->signal_fd >= 0) close(s->signal_fd);
   if (s->stat_fd >= 0) close(s->stat_fd);
@@ -676,11 +688,12 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   s->test_vote_delay_ns = uint64_t(test_vote_delay_us) * 1000;
   s->backend_fd = fd;
   s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  s->vote_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   sigset_t sig;
   sigemptyset(&sig);
   sigaddset(&sig, HolSignal());
   s->signal_fd = signalfd(-1, &sig, SFD_CLOEXEC | SFD_NONBLOCK);
-  if (s->wake_fd < 0 || s->signal_fd < 0) {
+  if (s->wake_fd < 0 || s->vote_fd < 0 || s->signal_fd < 0) {
     int err = -errno;
     FreeShared(s);
     return err;
@@ -697,14 +710,17 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   }
 
   // Before the monitor exists: it may cast a vote as soon as it runs.
-  err = uv_async_init(loop, &s->vote_cast, [](uv_async_t* a) {
-    static_cast<Shared*>(a->data)->vote_woke = true;
-  });
+  err = uv_poll_init(loop, &s->vote_cast, s->vote_fd);
   if (err) {
     FreeShared(s);
     return err;
   }
   s->vote_cast.data = s;
+  uv_poll_start(&s->vote_cast, UV_READABLE, [](uv_poll_t* p, int, int) {
+    auto* sh = static_cast<Shared*>(p->data);
+    Drain(sh->vote_fd);
+    sh->vote_woke = true;
+  });
   uv_unref(reinterpret_cast<uv_handle_t*>(&s->vote_cast));
 
   // The monitor takes no signals: they belong to the loop thread.
