@@ -11,8 +11,10 @@
  *	strict <0|1> min <khz> max <khz>
  *   ...one line per active policy, then the recorded changes, oldest first:
  *   change <seq> <ts_ns> <N of policyN> <on_cpu> <khz> <f|t>
- *   ...and with emulate=1, per online CPU and frequency:
+ *   ...and with emulate=1, per online CPU and frequency, then per CPU:
  *   busy <cpu> <khz> <ns>
+ *   idle <cpu> <us>
+ *   steal <cpu> <owed_ns> <spun_ns> <pays>
  *
  * strict, min and max are what the cpufreq core asked of the driver at the
  * last change: policy->strict_target (the governor's target is the
@@ -28,12 +30,15 @@
  * the busy time actually run (idle time is not slowed: nothing ran), so
  * late timers, as under QEMU/TCG, do not skew the ratio; they are reckoned
  * every period at that period's frequency (a change counts from the next
- * period) and paid, by spinning, once they reach emulate_pay_us.  The busy
+ * period) and paid, by spinning, every period or, with emulate_pay_us,
+ * once they reach it.  The busy
  * time each CPU spent at each frequency (what it owed there included: a
  * slower clock is busy longer) is read back as "busy <cpu> <khz> <ns>"
  * lines, for energy models, each CPU's idle time as "idle <cpu> <us>" (-1
- * where the kernel keeps none), and the debts owed and spun in all, and in
- * how many payments, as "steal <cpu> <owed_ns> <spun_ns> <pays>".
+ * where the kernel keeps none), and the debts owed and spun since the
+ * module loaded, and in how many payments, as "steal <cpu> <owed_ns>
+ * <spun_ns> <pays>" (a CPU that goes offline forgets its outstanding debt,
+ * not these sums).
  *
  * One TCG thread runs every vCPU in turns, so under QEMU the emulation holds
  * only while the other CPUs idle: whatever runs on one takes turns from the
@@ -81,7 +86,7 @@
 #define EBT_LATENCY_NS		(10 * NSEC_PER_USEC)
 #define EBT_POLICY_LINE_MAX	192
 #define EBT_CHANGE_LINE_MAX	96
-#define EBT_BUSY_LINE_MAX	64
+#define EBT_BUSY_LINE_MAX	96
 
 static bool shared;
 module_param(shared, bool, 0444);
@@ -167,19 +172,23 @@ MODULE_PARM_DESC(emulate_fixed_pct,
 		 "Share of busy time (percent, 0..100) a slower clock does not slow (default: 0)");
 
 /*
- * Pay a debt once it reaches this much, not every period.  Under QEMU/TCG
- * each return from a steal to the code it interrupted costs that code
- * tens of microseconds of its own time, and a slower clock steals more
- * often: paid every 1 ms period, the calibration job's own time grew
- * 4-9% at 2.6 GHz, and its 2.6/4.0 GHz ratio drifted 10-25% above 1/f in
- * spells (docs/evidence/2026-11-26-drift-pilot).  Writable at run time.
+ * Pay a debt once it reaches this much, not every period (0, the default:
+ * every period).  Under QEMU/TCG a return from a steal may cost the code it
+ * interrupted time of its own, which a slower clock pays more often; lumps
+ * pay it less often but stall in coarser steps, and a debt left below the
+ * lump waits for the next slow period
+ * (docs/evidence/2026-11-26-drift-pilot).  Writable at run time, up to
+ * what one payment may spin.
  */
-#define EBT_EMU_MAX_PAY_US	10000
-static unsigned int emulate_pay_us = 2000;
+static unsigned int emulate_pay_us;
+
+/* Never steal more than this many periods at once. */
+#define EBT_EMU_MAX_STEAL_PERIODS	20
 
 static int ebt_pay_us_set(const char *val, const struct kernel_param *kp)
 {
-	return param_set_uint_minmax(val, kp, 0, EBT_EMU_MAX_PAY_US);
+	return param_set_uint_minmax(val, kp, 0, EBT_EMU_MAX_STEAL_PERIODS *
+				     READ_ONCE(emulate_period_us));
 }
 
 static const struct kernel_param_ops ebt_pay_us_ops = {
@@ -188,7 +197,7 @@ static const struct kernel_param_ops ebt_pay_us_ops = {
 };
 module_param_cb(emulate_pay_us, &ebt_pay_us_ops, &emulate_pay_us, 0644);
 MODULE_PARM_DESC(emulate_pay_us,
-		 "With emulate=1, pay a debt once it reaches this many microseconds, 0..10000 (default: 2000)");
+		 "With emulate=1, pay a debt once it reaches this many microseconds, 0..20 periods (default: 0, every period)");
 
 /* One recorded frequency change. */
 struct ebt_change {
@@ -262,9 +271,6 @@ struct ebt_emu {
 	u64 ran_from;		/* end of the last steal (ns) */
 	u64 idle_us;		/* the CPU's idle time then */
 };
-
-/* Never steal more than this many periods at once. */
-#define EBT_EMU_MAX_STEAL_PERIODS	20
 
 static DEFINE_PER_CPU(struct ebt_emu, ebt_emu);
 static unsigned int ebt_max_khz;
@@ -350,6 +356,11 @@ static int __init ebt_emu_start(void)
 		return 0;
 	if (emulate_period_us < 100 || emulate_period_us > 100000) {
 		pr_err("emulate_period_us must be 100..100000\n");
+		return -EINVAL;
+	}
+	if (emulate_pay_us > EBT_EMU_MAX_STEAL_PERIODS * emulate_period_us) {
+		pr_err("emulate_pay_us must be at most %u periods\n",
+		       EBT_EMU_MAX_STEAL_PERIODS);
 		return -EINVAL;
 	}
 	if (!zalloc_cpumask_var(&ebt_emu_mask, GFP_KERNEL))
