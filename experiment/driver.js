@@ -463,7 +463,8 @@ async function calibrate(svc, ph, rep, when, attempt) {
   // Diagnosis only: what ran during the block beside the job and the
   // driver, and the memory manager's work then.
   block.tasks = tasksDelta(tasks0, taskTicks());
-  block.vmstat = { ...delta(vm0, vmstat()), nr_free_pages: vmstat().nr_free_pages };
+  const vm1 = vmstat();
+  block.vmstat = { ...delta(vm0, vm1), nr_free_pages: vm1.nr_free_pages };
   calibrations.push(block);
   const ratios = block.pairs.map((x) => (x.slow.ms / x.full.ms).toFixed(2));
   const v = calibrationVerdict(block);

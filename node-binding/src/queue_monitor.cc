@@ -517,8 +517,9 @@ void QueueMonitor::Monitor(Shared* s) {
   // The head-of-line baseline, the loop thread's CPU time per iteration:
   // between two looks, the CPU it used over the iterations it began.
   Baseline busy;
-  uint64_t busy_seq = 0, busy_cpu = hol_base;  // 0: no iteration seen yet
-  uint64_t busy_counted = 0;  // counted_seq then
+  // counted_seq and the loop's CPU time at the last update; 0: no
+  // iteration seen yet (counted_seq is 1 or more from the first prepare).
+  uint64_t busy_counted = 0, busy_cpu = hol_base;
 
   while (!s->stop.load()) {
     uint64_t now = MonoNs(), cpu = LoopCpuNs(s);
@@ -529,7 +530,7 @@ void QueueMonitor::Monitor(Shared* s) {
       // The loop has not reached its first prepare since start() (a
       // preload starts us before the main script): the script's start-up
       // work is no backlog -- nothing waits behind it yet -- and no
-      // iteration either (see busy_seq below).  The first prepare wakes
+      // iteration either (see busy_counted below).  The first prepare wakes
       // us, or stop(): no look before.
       hol_base = last_cpu = cpu;
       last_now = now;
@@ -546,11 +547,10 @@ void QueueMonitor::Monitor(Shared* s) {
       if (at <= cpu) hol_base = at;
     }
     uint64_t counted = s->counted_seq.load(std::memory_order_relaxed);
-    if (busy_seq == 0) {
+    if (busy_counted == 0) {
       // The first look since the loop began: what ran before its first
       // prepare was start-up work, no iteration.  Count from that prepare
       // where the loop published it, else from here.
-      busy_seq = seq;
       busy_counted = counted;
       busy_cpu = hol_base;
     } else if (counted != busy_counted) {
@@ -562,7 +562,6 @@ void QueueMonitor::Monitor(Shared* s) {
       double w = x / n > double(HolThreshold(s)) ? 0.125 : 1;
       busy.Add(x * w, now, n * w);
       s->avg_busy_ns.store(uint64_t(busy.Mean()), std::memory_order_relaxed);
-      busy_seq = seq;
       busy_counted = counted;
       busy_cpu = cpu;
     }

@@ -453,11 +453,11 @@ setTimeout(tick, 20);
   assert.ok(st.avgLength < 0.25, `avgLength ${st.avgLength}: ` + JSON.stringify(st));
 });
 
-// The other side of the test above: connections that arrived while the loop
-// was held are accepted in one iteration, and their requests are read in
-// the next.  At the prepare between the two their fds are not in the epoll
-// set yet, but their requests are in: the loop will not wait, and the boost
-// must hold into the iteration that reads them.
+// The other side of the accept-and-end test above: connections that
+// arrived while the loop was held are accepted in one iteration, and their
+// requests are read in the next.  At the prepare between the two their fds
+// are not in the epoll set yet, but their requests are in: the loop will
+// not wait, and the boost must hold into the iteration that reads them.
 test('Queue-Boost: a boost holds from accepting a backlog of connections into reading their requests', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 const net = require('node:net');
