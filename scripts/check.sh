@@ -105,16 +105,16 @@ if EB_GUEST_CPUS=3 EB_MODES=cluster EB_TEST_ARGS="-f eb" \
 else
 	results+=("FAIL clustered policies (build/vm-cluster/)"); fail=1
 fi
-step "experiment pipeline (short: one service, two policies, 3 s runs, then one more repetition)"
+step "experiment pipeline (short: one service, three policies, 3 s runs, then one more repetition)"
 xp() {
 	env EXPERIMENT_QUICK=1 EXPERIMENT_SECONDS=3 EXPERIMENT_SERVICES=heavy-json \
-		EXPERIMENT_POLICIES=eb-gc+queue EXPERIMENT_OUT="$top/build/experiment-check" "$@"
+		EXPERIMENT_POLICIES=oracle,eb-gc+queue EXPERIMENT_OUT="$top/build/experiment-check" "$@"
 }
 if xp scripts/experiment.sh > build/experiment-check.log 2>&1 &&
-	node experiment/check-results.js build/experiment-check/results.json eb-gc+queue &&
+	node experiment/check-results.js build/experiment-check/results.json oracle eb-gc+queue &&
 	xp EXPERIMENT_EXTEND=build/experiment-check/raw.json \
 		scripts/experiment.sh >> build/experiment-check.log 2>&1 &&
-	node experiment/check-results.js build/experiment-check/results.json --reps 2 eb-gc+queue; then
+	node experiment/check-results.js build/experiment-check/results.json --reps 2 oracle eb-gc+queue; then
 	results+=("PASS experiment pipeline")
 else
 	tail -30 build/experiment-check.log
