@@ -26,7 +26,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX } = require('../experiment/cpu1');
+const { CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, guestKernel } = require('../experiment/cpu1');
 const agent = require('../experiment/agent-client').agentFrom('DEMO_AGENT', 'scripts/demo.sh');
 
 const [OUT, SECS_ARG] = process.argv.slice(2);
@@ -165,7 +165,7 @@ async function main() {
   log(`capacity at 2.6 GHz: ${cap.toFixed(1)} requests/s; the service's load: ${RATE}/s (${Math.round(LOAD * 100)}%)`);
   // testbed 'host': the load from the host, the whole service on CPU 1, no
   // -icount (demo.json without it: the earlier testbed, load in the guest).
-  const res = { testbed: 'host', secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE,
+  const res = { testbed: 'host', guest: guestKernel(), secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE,
     cpu0BusyMax: CPU0_BUSY_MAX, capacity: cap, rate: RATE, service: [], overload: [] };
   for (const kind of ['service', 'overload']) {
     for (let rep = 0; rep < REPS; rep++) {

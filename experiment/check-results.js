@@ -65,6 +65,8 @@ const rawFile = path.join(path.dirname(file), 'raw.json.gz');
 check(fs.existsSync(rawFile), 'raw.json.gz written');
 if (fs.existsSync(rawFile)) {
   const raw = JSON.parse(zlib.gunzipSync(fs.readFileSync(rawFile)).toString());
+  check(raw.guest && raw.guest.pti === 'off' && /^Vulnerable/.test(raw.guest.meltdown),
+    `the testbed's guest booted without page table isolation (${JSON.stringify(raw.guest)})`);
   const quiet = raw.runs.filter((r) => r.policy.startsWith('fixed-') || r.policy === 'schedutil' || r.policy === 'ondemand');
   check(quiet.length > 0 && quiet.every((r) => r.seen && r.seen.own + r.seen.others + r.seen.kernel === 0),
     `the ${quiet.length} runs that must see no hints saw none`);

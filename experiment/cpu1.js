@@ -122,7 +122,19 @@ function calibrationVerdict(block) {
 // What a run added to such a reading: after - before, per key of after.
 const delta = (before, after) => Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)]));
 
+// The guest the figures come from: its kernel and whether it pays for page
+// table isolation (under TCG, PTI flushes QEMU's whole software TLB at every
+// kernel entry and exit: scripts/lib.sh, EB_TESTBED_APPEND).
+function guestKernel() {
+  const read = (f) => { try { return fs.readFileSync(f, 'utf8').trim(); } catch { return null; } };
+  return {
+    release: require('node:os').release(),
+    meltdown: read('/sys/devices/system/cpu/vulnerabilities/meltdown'),
+    pti: / nopti( |$)/.test(` ${read('/proc/cmdline')} `) ? 'off' : 'default',
+  };
+}
+
 module.exports = {
-  CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
+  guestKernel, CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
   cpu1Activity, taskTicks, tasksDelta, vmstat,
 };

@@ -50,6 +50,7 @@ const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.joi
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
+  guestKernel,
 } = require('./cpu1');
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
 const { rng } = require('./loadgen');
@@ -501,7 +502,7 @@ async function main() {
   const runs = PRIOR ? [...PRIOR.runs] : [];
   const discarded = PRIOR ? [...(PRIOR.discarded || [])] : [];
   const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({
-    secs: SECS, warm: WARM, grace: GRACE, config: CONFIG, quick: QUICK,
+    secs: SECS, warm: WARM, grace: GRACE, config: CONFIG, quick: QUICK, guest: guestKernel(),
     reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, skipped, contaminated,
     disturbed, cpu0BusyMax: CPU0_BUSY_MAX, calibrations, discarded, runs,
   }));

@@ -38,6 +38,7 @@ mkdir -p "$out"
 # from the host's by the instruction mix (scripts/experiment.sh).  A host
 # that deschedules QEMU shows up as latency: run it on an otherwise idle
 # host.
+export EB_GUEST_APPEND=$EB_TESTBED_APPEND  # no PTI (lib.sh says why)
 export EB_QEMU_OPTS="-netdev user,id=ebnet,hostfwd=tcp:127.0.0.1:18080-:8080 -device virtio-net-pci,netdev=ebnet"
 trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT
 eb_start_agent "$agent_port" "$out/load-agent.log" || exit 1

@@ -61,6 +61,7 @@ mkdir -p "$out"
 agent_port=${EXPERIMENT_AGENT_PORT:-18099}
 fwd=
 for p in $(seq 8100 2 8198); do fwd="$fwd,hostfwd=tcp:127.0.0.1:$((p + 10000))-:$p"; done
+export EB_GUEST_APPEND=$EB_TESTBED_APPEND  # no PTI (lib.sh says why)
 export EB_QEMU_OPTS="-netdev user,id=ebnet$fwd -device virtio-net-pci,netdev=ebnet"
 export EXPERIMENT_AGENT=10.0.2.2:$agent_port
 trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT

@@ -14,7 +14,8 @@
 # (default 2); EB_KIMG boots that
 # kernel image instead of /boot/vmlinuz-KVER, or /lib/modules/KVER/vmlinuz
 # for the kernels built from source (7.2: build-sid-kernel.sh); EB_QEMU_OPTS
-# adds QEMU options (-icount for make bench and the preemption tests).
+# adds QEMU options (-icount for make bench and the preemption tests),
+# EB_GUEST_APPEND kernel command-line options.
 #
 # The kernel's console (warnings and worse) goes to RWDIR/console-KVER.txt,
 # the command's output to stdout: a guest that dies without a word from
@@ -39,7 +40,7 @@ kimg=${EB_KIMG:-/boot/vmlinuz-$kver}
 # also has vng report its virtiofsd fallback: noise, dropped.
 timeout --kill-after=30 "$limit" \
 	vng --disable-kvm -r "$kimg" --cpus "${EB_GUEST_CPUS:-2}" --memory "${EB_GUEST_MEM:-2G}" \
-	    --verbose --append "loglevel=4 no_timer_check" \
+	    --verbose --append "loglevel=4 no_timer_check ${EB_GUEST_APPEND:-}" \
 	    --rwdir "$rwdir" \
 	    --qemu-opts="-cpu $model -accel tcg,thread=single ${EB_QEMU_OPTS:-}" --exec "$*" \
 	</dev/null 2>&1 | tee "$console" |

@@ -43,6 +43,19 @@ eb_build_node() {
 	(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 }
 
+# The measuring guests (make demo, make experiment) boot without page table
+# isolation.  Their Skylake model is taken for Meltdown-vulnerable and has
+# no PCID under TCG, so with PTI every kernel entry and exit writes CR3, and
+# QEMU's TCG flushes its whole software TLB at each: a system call costs
+# about 7x what it does without (11 against 1.6 us in the guest,
+# docs/evidence/2026-11-26-pti/), while computation costs the same.  That
+# over-charges what a server does in the kernel (epoll, sockets) and what
+# eventboost does there (its hints, the queue monitor's looks) next to
+# what it computes, as no server does: CPUs since about 2019 need no PTI,
+# and older ones tag the TLB with PCID.  make check's guests keep the
+# default (the module must work either way).
+EB_TESTBED_APPEND=nopti
+
 # eb_start_agent PORT LOG: experiment/load-agent.js on the host, listening
 # on 127.0.0.1:PORT, its output in LOG; the caller kills $EB_AGENT_PID.
 # Returns once it listens, or fails with its log (a port taken since the
