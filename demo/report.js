@@ -109,6 +109,14 @@ table(d.service, [['latency p50 (ms)', pooled.p50], ['latency p99 (ms)', pooled.
 const side = (s) => d.service.map((p) => p[s]);
 console.log(`   the service's GCs: ${majors(side('off'))} major (mark-compact) off, ${majors(side('on'))} on; ` +
   `${f1(gcMs(side('off')))} ms and ${f1(gcMs(side('on')))} ms of GC in all`);
+// CPU 1's cycles (busy time at each clock; the emulated steal counts as
+// busy at the clock it slowed) per request answered: the same arrivals
+// should cost the same work either way.
+const cycles = (r) => Object.entries(r.busyNsByKhz || {}).reduce((a, [khz, ns]) => a + Number(khz) * ns, 0);
+if (d.service.every((p) => cycles(p.on) > 0 && cycles(p.off) > 0)) {
+  const work = (r) => cycles(r) / (r.raw.length - r.censored);
+  console.log(`   CPU 1's work per request (cycles), on against off, per pair: ${d.service.map((p) => `${(work(p.on) / work(p.off)).toFixed(2)}x`).join(', ')}`);
+}
 const cens = d.service.reduce((a, p) => a + p.on.censored + p.off.censored, 0);
 if (cens) console.log(`   ${cens} requests not answered by the deadline (counted at their worst latency)`);
 console.log('   eventboost on vs off:');
