@@ -67,6 +67,10 @@ if (fs.existsSync(rawFile)) {
   const raw = JSON.parse(zlib.gunzipSync(fs.readFileSync(rawFile)).toString());
   check(raw.guest && raw.guest.pti === 'off' && /^Vulnerable/.test(raw.guest.meltdown),
     `the testbed's guest booted without page table isolation (${JSON.stringify(raw.guest)})`);
+  const queue = (r) => ['eb-queue', 'eb-gc+queue', 'eb-gc-marking+queue', 'eb-gc+queue+tuning'].includes(r.policy);
+  check(raw.runs.every((r) => r.threadCpuNs && r.threadCpuNs.loop > 0 && (queue(r) ? r.threadCpuNs.monitor > 0 : r.threadCpuNs.monitor === 0)),
+    `every run splits its server's CPU time by thread, the queue monitor's in the runs with Queue-Boost alone (${
+      raw.runs.map((r) => `${r.policy} ${Math.round((r.threadCpuNs?.monitor ?? NaN) / 1e6)} ms`).join(', ')})`);
   const quiet = raw.runs.filter((r) => r.policy.startsWith('fixed-') || r.policy === 'schedutil' || r.policy === 'ondemand');
   check(quiet.length > 0 && quiet.every((r) => r.seen && r.seen.own + r.seen.others + r.seen.kernel === 0),
     `the ${quiet.length} runs that must see no hints saw none`);

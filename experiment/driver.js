@@ -298,6 +298,32 @@ function loopCpuNs(srv) {
   return Number(fs.readFileSync(`/proc/${srv.child.pid}/task/${srv.child.pid}/schedstat`, 'utf8').split(' ')[0]);
 }
 
+// The CPU time of each of the server's threads (ns, schedstat), by thread id.
+function threadsCpuNs(pid) {
+  const out = new Map();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      out.set(tid, { comm, ns: Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) });
+    } catch { /* the thread ended meanwhile */ }
+  }
+  return out;
+}
+
+// A run's CPU time by thread: the event loop's, the queue monitor's (its
+// thread lives from the policy's start() to its stop(), both outside the
+// run), and the rest of the server's (V8's helpers, libuv's pool).
+function threadsDelta(pid, before, after) {
+  const d = { loop: 0, monitor: 0, other: 0 };
+  for (const [tid, t] of after) {
+    const ns = t.ns - (before.get(tid)?.ns ?? 0);
+    if (tid === String(pid)) d.loop += ns;
+    else if (t.comm === 'eventboost-mon') d.monitor += ns;
+    else d.other += ns;
+  }
+  return d;
+}
+
 async function run(svc, p, rate, ph, seed) {
   const srv = await server(svc, p, ph.pin);
   setPolicy(srv, p, ph.forcedGc);
@@ -308,12 +334,14 @@ async function run(svc, p, rate, ph, seed) {
     const t0 = timeInState();
     const k0 = kernelStats();
     const c0 = loopCpuNs(srv);
+    const th0 = threadsCpuNs(srv.child.pid);
     const i0 = idleUs(0);
     const w0 = Date.now();
     const lg = await openLoop(srv, rate, seed);
     const wall = (Date.now() - w0) / 1000;
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
-    return { lg, wall, cpu0Busy, b0, t0, k0, c0, b1: busy(), t1: timeInState(), k1: kernelStats(), c1: loopCpuNs(srv) };
+    return { lg, wall, cpu0Busy, b0, t0, k0, c0, b1: busy(), t1: timeInState(), k1: kernelStats(), c1: loopCpuNs(srv),
+      threads: threadsDelta(srv.child.pid, th0, threadsCpuNs(srv.child.pid)) };
   });
   const { lg, wall, b0, t0, k0, b1, t1, k1 } = m;
   // Hooks off at once: no server keeps hinting into the next run.
@@ -339,6 +367,9 @@ async function run(svc, p, rate, ph, seed) {
     // steal), beside CPU 1's busy time: the two differ by the work of
     // anything else on CPU 1 (its V8 threads under pin "process").
     loopCpuNs: m.c1 - m.c0,
+    // The server's CPU time by thread (ns): loop, monitor (Queue-Boost's
+    // thread: 0 in a run without it), other.
+    threadCpuNs: m.threads,
     // V8's collections in the server during the run (warm-up and grace
     // included): how many GC cycles the run held.
     v8gc: { major: g1.major - g0.major, minor: g1.minor - g0.minor, pauseMs: Math.round(g1.pauseMs - g0.pauseMs) },
