@@ -113,7 +113,7 @@ console.log(`   the service's GCs: ${majors(side('off'))} major (mark-compact) o
 // busy at the clock it slowed) per request answered: the same arrivals
 // should cost the same work either way.
 const cycles = (r) => Object.entries(r.busyNsByKhz || {}).reduce((a, [khz, ns]) => a + Number(khz) * ns, 0);
-if (d.service.every((p) => cycles(p.on) > 0 && cycles(p.off) > 0)) {
+if (d.service.every((p) => cycles(p.on) > 0 && cycles(p.off) > 0 && p.on.raw.length > p.on.censored && p.off.raw.length > p.off.censored)) {
   const work = (r) => cycles(r) / (r.raw.length - r.censored);
   console.log(`   CPU 1's work per request (cycles), on against off, per pair: ${d.service.map((p) => `${(work(p.on) / work(p.off)).toFixed(2)}x`).join(', ')}`);
 }

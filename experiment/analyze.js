@@ -16,7 +16,7 @@
 // length and repetitions, no case in two of them.
 const fs = require('node:fs');
 const path = require('node:path');
-const { calibrationVerdict, median, CALIB_BAND, CPU0_BUSY_MAX } = require('./cpu1');
+const { calibrationVerdict, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf } = require('./cpu1');
 
 // ---- Power model --------------------------------------------------------
 // Dynamic power P = C * f * V(f)^2 with the published data of a real core:
@@ -77,6 +77,10 @@ for (const f of rawFiles.slice(1)) {
       console.error(`analyze: ${f} is not of the same design as ${rawFiles[0]}: ${k} ${JSON.stringify(more[k])} vs ${JSON.stringify(raw[k])}`);
       process.exit(1);
     }
+  }
+  if (ptiOf(more) !== ptiOf(raw)) {
+    console.error(`analyze: ${f}'s guest ran with page table isolation ${ptiOf(more)}, ${rawFiles[0]}'s ${ptiOf(raw)}: not one testbed (docs/evidence/2026-11-26-pti/)`);
+    process.exit(1);
   }
   if (JSON.stringify(more.config) !== JSON.stringify(raw.config)) {
     console.error(`analyze: ${f} ran another design (config) than ${rawFiles[0]}`);

@@ -125,16 +125,24 @@ const delta = (before, after) => Object.fromEntries(Object.keys(after).map((k) =
 // The guest the figures come from: its kernel and whether it pays for page
 // table isolation (under TCG, PTI flushes QEMU's whole software TLB at every
 // kernel entry and exit: scripts/lib.sh, EB_TESTBED_APPEND).
+// pti: 'on' or 'off' as the kernel reports it, whatever turned it off
+// (nopti, pti=off, mitigations=off, a CPU not affected); null if unknown.
 function guestKernel() {
-  const read = (f) => { try { return fs.readFileSync(f, 'utf8').trim(); } catch { return null; } };
+  let meltdown = null;
+  try { meltdown = fs.readFileSync('/sys/devices/system/cpu/vulnerabilities/meltdown', 'utf8').trim(); } catch { /* none */ }
   return {
     release: require('node:os').release(),
-    meltdown: read('/sys/devices/system/cpu/vulnerabilities/meltdown'),
-    pti: / nopti( |$)/.test(` ${read('/proc/cmdline')} `) ? 'off' : 'default',
+    meltdown,
+    pti: meltdown === null ? null : /PTI/.test(meltdown) ? 'on' : 'off',
   };
 }
 
+// Runs whose guests differ in page table isolation are not one experiment
+// (docs/evidence/2026-11-26-pti/): a raw.json from before 2026-11-26
+// records no guest, and its guests ran with PTI.
+const ptiOf = (raw) => (raw.guest ? raw.guest.pti : 'on (not recorded)');
+
 module.exports = {
-  guestKernel, CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
+  guestKernel, ptiOf, CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
   cpu1Activity, taskTicks, tasksDelta, vmstat,
 };

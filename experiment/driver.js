@@ -50,8 +50,11 @@ const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.joi
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
-  guestKernel,
+  guestKernel, ptiOf,
 } = require('./cpu1');
+if (PRIOR && ptiOf(PRIOR) !== guestKernel().pti) {
+  throw new Error(`EXPERIMENT_EXTEND: its guest ran with page table isolation ${ptiOf(PRIOR)}, this one ${guestKernel().pti}: its runs cannot be pooled with these (docs/evidence/2026-11-26-pti/)`);
+}
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
 const { rng } = require('./loadgen');
 
