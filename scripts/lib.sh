@@ -43,17 +43,18 @@ eb_build_node() {
 	(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 }
 
-# The measuring guests (make demo, make experiment) boot without page table
-# isolation.  Their Skylake model is taken for Meltdown-vulnerable and has
-# no PCID under TCG, so with PTI every kernel entry and exit writes CR3, and
-# QEMU's TCG flushes its whole software TLB at each: a system call costs
-# about 7x what it does without (11 against 1.6 us in the guest,
-# docs/evidence/2026-11-26-pti/), while computation costs the same.  That
-# over-charges what a server does in the kernel (epoll, sockets) and what
-# eventboost does there (its hints, the queue monitor's looks) next to
-# what it computes, as no server does: CPUs since about 2019 need no PTI,
-# and older ones tag the TLB with PCID.  make check's guests keep the
-# default (the module must work either way).
+# The measuring guests (make demo, make experiment, and make check's
+# pipeline step, which runs experiment.sh) boot without page table
+# isolation.  Their Skylake model is taken for Meltdown-vulnerable and has no
+# PCID under TCG, so with PTI every kernel entry and exit writes CR3, and
+# QEMU's TCG flushes its whole software TLB at each: a one-byte read or write
+# costs 10.25 us against 1.45 us without, about 8.8 us more per entry into
+# the kernel (docs/evidence/2026-11-26-pti/).  That over-charges a server's
+# work in the kernel (epoll, sockets) and eventboost's own there (its hints,
+# the queue monitor's looks) as no current server pays: CPUs from about 2019
+# need no PTI, older ones tag the TLB with PCID.  Against runs made with PTI
+# it favours eventboost's kernel-heavy parts.  make check's other guests keep
+# the default mitigations (the module must work either way).
 EB_TESTBED_APPEND=nopti
 
 # eb_start_agent PORT LOG: experiment/load-agent.js on the host, listening
