@@ -4,7 +4,7 @@
 # run the demo service with eventboost off and on: open-loop load at 60% of
 # its capacity and a closed-loop overload, both generated on the host,
 # DEMO_REPS (4) pairs of runs each (demo/driver.js).  DEMO_SECONDS sets an
-# open-loop run's length (default 20; the overload's is half).  Then the
+# open-loop run's length (default 20; the overload's is 1.5 times it).  Then the
 # service's tail profile, on the host (demo/profile-host.js).  About 7
 # minutes in all on an otherwise idle 2-core host (6.7, 2026-11-24; 8.5
 # beside another engineer's QEMU guests).  It needs host ports 18089 (the load agent;
