@@ -3,12 +3,12 @@
 // hold, for every policy run, a case with every scheduled request counted
 // (answered, or censored at the deadline as a worst latency), finite
 // percentiles, energy with and without idle and uncore power, a bootstrap
-// interval, and the hints the kernel saw (some, for the oracle, which votes
-// whenever a heavy request is in flight: a short run need not hold the
-// events eventboost's policies boost);
-// no run of
-// the reference may have seen a hint, every run had CPU 0 idle enough for
-// the emulation, and every repetition was calibrated before and after (the
+// interval, and the hints the kernel saw (every hint a server sent, and
+// some for the oracle, which votes whenever a heavy request is in flight: a
+// short run need not hold the events eventboost's policies boost); no run
+// of the reference may have seen a hint, every run had CPU 0 idle enough
+// for the emulation, split its server's CPU time by thread, and ran in a
+// guest without PTI; every repetition was calibrated before and after (the
 // testbed check's job at both clocks); and raw.json.gz beside it must
 // reproduce every case's percentiles.
 // --reps N: every case pools N repetitions (an extended run's).
@@ -60,7 +60,8 @@ for (const policy of ['fixed-2.6', ...want]) {
 // A few seconds of heavy-json need hold neither a major GC cycle nor a
 // backlog (nor more than a scavenge or two), so a run of eventboost's
 // policies may rightly send no hint; the oracle votes through the same
-// package and device whenever a heavy request is in flight, and in
+// package and device (by the timed-vote path, boostFor()) whenever a heavy
+// request is in flight, and in
 // heavy-json every request is heavy: its runs must have reached the kernel.
 check(want.includes(CERTAIN), `${CERTAIN} among the policies (the one whose hints are certain)`);
 const certain = res.cases.find((x) => x.policy === CERTAIN && x.phase === 'headline');
