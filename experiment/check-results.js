@@ -25,7 +25,8 @@ const CERTAIN = 'oracle';
 const res = JSON.parse(fs.readFileSync(file, 'utf8'));
 const rawFile = path.join(path.dirname(file), 'raw.json.gz');
 let rawCache = null;
-const rawRuns = () => (rawCache ??= JSON.parse(zlib.gunzipSync(fs.readFileSync(rawFile)).toString())).runs;
+const rawData = () => (rawCache ??= JSON.parse(zlib.gunzipSync(fs.readFileSync(rawFile)).toString()));
+const rawRuns = () => rawData().runs;
 let failed = 0;
 const check = (ok, what) => {
   console.log(`${ok ? 'ok' : 'not ok'} - experiment pipeline: ${what}`);
@@ -76,7 +77,7 @@ check(Array.isArray(res.published) && !('frontier' in res), 'published figures a
 
 check(fs.existsSync(rawFile), 'raw.json.gz written');
 if (fs.existsSync(rawFile)) {
-  const raw = JSON.parse(zlib.gunzipSync(fs.readFileSync(rawFile)).toString());
+  const raw = rawData();
   check(raw.guest && raw.guest.pti === 'off',
     `the testbed's guest booted without page table isolation (${JSON.stringify(raw.guest)})`);
   const queue = (r) => r.policy.includes('queue'); // every Queue-Boost policy's name says so

@@ -52,8 +52,10 @@ const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
   guestKernel, ptiOf,
 } = require('./cpu1');
-if (PRIOR && ptiOf(PRIOR) !== guestKernel().pti) {
-  throw new Error(`EXPERIMENT_EXTEND: its guest ran with page table isolation ${ptiOf(PRIOR)}, this one ${guestKernel().pti}: its runs cannot be pooled with these (docs/evidence/2026-11-26-pti/)`);
+// This guest's kernel and page table isolation, as raw.json records it.
+const GUEST = guestKernel();
+if (PRIOR && ptiOf(PRIOR) !== GUEST.pti) {
+  throw new Error(`EXPERIMENT_EXTEND: its guest ran with page table isolation ${ptiOf(PRIOR)}, this one ${GUEST.pti}: its runs cannot be pooled with these (docs/evidence/2026-11-26-pti/)`);
 }
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
 const { rng } = require('./loadgen');
@@ -296,11 +298,6 @@ function tailTimes(lg, warmMs) {
     .sort((a, b) => b[1] - a[1]).slice(0, k).sort((a, b) => a[0] - b[0]);
 }
 
-// The server's main thread (the event loop): CPU time in ns (schedstat).
-function loopCpuNs(srv) {
-  return Number(fs.readFileSync(`/proc/${srv.child.pid}/task/${srv.child.pid}/schedstat`, 'utf8').split(' ')[0]);
-}
-
 // The CPU time of each of the server's threads (ns, schedstat), by thread id.
 function threadsCpuNs(pid) {
   const out = new Map();
@@ -336,14 +333,13 @@ async function run(svc, p, rate, ph, seed) {
     const b0 = busy();
     const t0 = timeInState();
     const k0 = kernelStats();
-    const c0 = loopCpuNs(srv);
     const th0 = threadsCpuNs(srv.child.pid);
     const i0 = idleUs(0);
     const w0 = Date.now();
     const lg = await openLoop(srv, rate, seed);
     const wall = (Date.now() - w0) / 1000;
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
-    return { lg, wall, cpu0Busy, b0, t0, k0, c0, b1: busy(), t1: timeInState(), k1: kernelStats(), c1: loopCpuNs(srv),
+    return { lg, wall, cpu0Busy, b0, t0, k0, b1: busy(), t1: timeInState(), k1: kernelStats(),
       threads: threadsDelta(srv.child.pid, th0, threadsCpuNs(srv.child.pid)) };
   });
   const { lg, wall, b0, t0, k0, b1, t1, k1 } = m;
@@ -369,7 +365,7 @@ async function run(svc, p, rate, ph, seed) {
     // The measured server's loop thread's own CPU time (with the emulated
     // steal), beside CPU 1's busy time: the two differ by the work of
     // anything else on CPU 1 (its V8 threads under pin "process").
-    loopCpuNs: m.c1 - m.c0,
+    loopCpuNs: m.threads.loop,
     // The server's CPU time by thread (ns): loop, monitor (Queue-Boost's
     // thread: 0 in a run without it), other.
     threadCpuNs: m.threads,
@@ -536,7 +532,7 @@ async function main() {
   const runs = PRIOR ? [...PRIOR.runs] : [];
   const discarded = PRIOR ? [...(PRIOR.discarded || [])] : [];
   const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({
-    secs: SECS, warm: WARM, grace: GRACE, config: CONFIG, quick: QUICK, guest: guestKernel(),
+    secs: SECS, warm: WARM, grace: GRACE, config: CONFIG, quick: QUICK, guest: GUEST,
     reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, skipped, contaminated,
     disturbed, cpu0BusyMax: CPU0_BUSY_MAX, calibrations, discarded, runs,
   }));
