@@ -348,6 +348,23 @@ for (const ck of new Set(runs.filter((r) => r.after !== undefined).map(caseKey))
     `${Object.entries(early).map(([p, x]) => `${p} ${share(x)}`).join(', ')}; p99.9 / its repetition's fixed 2.6 GHz run, median: ` +
     `right after it ${num(c.afterReference.median, 2)} (${c.afterReference.n} runs), after another ${num(c.afterOthers.median, 2)} (${c.afterOthers.n})`);
 }
+// A diagnostic, not a check, decided before the first full run that
+// records it (2026-11-26): where a policy's CPU time goes, per answered
+// request, from each run's threadCpuNs (loop thread, Queue-Boost's
+// monitor, the server's other threads), and the monitor's time as a share
+// of the loop's.  CPU time, not cycles: it is not split by clock.
+const cpuSplit = [];
+for (const [k, g] of groups) {
+  const rs = g.filter((r) => r.threadCpuNs);
+  if (!rs.length) continue;
+  const answered = rs.reduce((a, r) => a + Math.max(0, r.requests - r.censored), 0);
+  const ms = (f) => rs.reduce((a, r) => a + r.threadCpuNs[f], 0) / 1e6 / Math.max(1, answered);
+  const c = { case: k, runs: rs.length, loopMs: ms('loop'), monitorMs: ms('monitor'), otherMs: ms('other') };
+  c.monitorShareOfLoop = c.loopMs ? c.monitorMs / c.loopMs : NaN;
+  cpuSplit.push(c);
+  say(`  diagnostic, CPU time per request, ${k}: loop ${num(c.loopMs, 2)} ms, monitor ${num(c.monitorMs, 2)} ms ` +
+    `(${share(c.monitorShareOfLoop)} of the loop's), other threads ${num(c.otherMs, 2)} ms (${c.runs} runs)`);
+}
 // Nothing is written (results.json in experiment/ included) unless the
 // check passed; only a QUICK smoke run may go without it.
 if (!raw.quick) {
@@ -442,7 +459,7 @@ fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
   note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js (a case\'s energy: mJ summed over its runs, idle and uncore power over each run\'s whole window); ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions. raw.json.gz beside this file holds every run.',
   secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT,
   powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE, idleShare: IDLE_SHARE, uncoreShare: UNCORE_SHARE },
-  overall, targets, published: PUBLISHED, cases, testbed, requestWork, carryOver, gcPerRun,
+  overall, targets, published: PUBLISHED, cases, testbed, requestWork, carryOver, cpuSplit, gcPerRun,
 }, null, 1));
 fs.writeFileSync(path.join(dest, 'results.svg'), svg());
 fs.writeFileSync(path.join(dest, 'results.txt'), `${printed.join('\n')}\n`);
