@@ -349,10 +349,11 @@ for (const ck of new Set(runs.filter((r) => r.after !== undefined).map(caseKey))
     `right after it ${num(c.afterReference.median, 2)} (${c.afterReference.n} runs), after another ${num(c.afterOthers.median, 2)} (${c.afterOthers.n})`);
 }
 // A diagnostic, not a check, decided before the first full run that
-// records it (2026-11-26): where a policy's CPU time goes, per answered
-// request, from each run's threadCpuNs (loop thread, Queue-Boost's
-// monitor, the server's other threads), and the monitor's time as a share
-// of the loop's.  CPU time, not cycles: it is not split by clock.
+// records it (2026-11-26): where a policy's CPU time goes, from each run's
+// threadCpuNs (loop thread, Queue-Boost's monitor, the server's other
+// threads) over its whole window (warm-up and grace too), per request
+// answered in the measured seconds, and the monitor's time as a share of
+// the loop's.  CPU time, not cycles: it is not split by clock.
 const cpuSplit = [];
 for (const [k, g] of groups) {
   const rs = g.filter((r) => r.threadCpuNs);

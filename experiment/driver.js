@@ -343,18 +343,22 @@ async function run(svc, p, rate, ph, seed) {
       threads: threadsDelta(srv.child.pid, th0, threadsCpuNs(srv.child.pid)) };
   });
   const { lg, wall, b0, t0, k0, b1, t1, k1 } = m;
+  // Under eventboost the kernel's counts must be read: without them no one
+  // can tell whether the hints reached it.
+  if (p.gov === 'eventboost' && !(k0 && k1)) throw new Error(`${p.name}: eventboost's statistics for CPU 1 could not be read (ebctl status --json)`);
   // Hooks off at once: no server keeps hinting into the next run.
   get(srv.controlPort, '/policy?eb=off&oracle=0&gc=0');
   const h1 = hintsSent(svc);
   const g1 = get(srv.controlPort, '/stats').v8gc;
   const own = h1[srv.controlPort] - h0[srv.controlPort];
   const others = Object.keys(h1).reduce((a, k) => a + (Number(k) === srv.controlPort ? 0 : h1[k] - h0[k]), 0);
-  // null where eventboost did not govern CPU 1 (fixed clocks, schedutil):
-  // the kernel counted nothing there, and a hint could not move its clock.
+  // null where eventboost did not govern CPU 1 (fixed clocks, schedutil,
+  // uclamp): the kernel counted nothing there, and a hint could not move
+  // its clock.
   const kernelHints = k0 && k1 ? (k1.hints.gc + k1.hints.queue + k1.hints.timed) - (k0.hints.gc + k0.hints.queue + k0.hints.timed) : null;
   const lat = lg.lat;
   const r = {
-    service: svc.name, policy: p.name, phase: ph.name, pin: ph.pin, forcedGc: ph.forcedGc, fixedPct: ph.fixedPct,
+    service: svc.name, policy: p.name, gov: p.gov, phase: ph.name, pin: ph.pin, forcedGc: ph.forcedGc, fixedPct: ph.fixedPct,
     rate, wall, secs: SECS, seed,
     // Every request scheduled in the measured seconds; censored: not
     // answered by the deadline (latency = deadline - scheduled time).
@@ -418,9 +422,10 @@ async function run(svc, p, rate, ph, seed) {
 const CALIB_FILE = '/tmp/experiment-calibration.bin';
 const CALIB_MB = QUICK ? 8 : 24;
 // 15 pairs, not 5 (since 2026-11-26, before any run it judged): one pair's
-// ratio moves 13% either way, and a median of 5 left the band by that
-// noise alone in about one block in ten, voiding one repetition in five
-// (docs/evidence/2026-11-26-calibration-noise).
+// ratio moves about 10% either way, and a median of 5 would leave the band
+// by that noise alone in an estimated one block in ten
+// (docs/evidence/2026-11-26-calibration-noise).  A block with fewer pairs
+// than asked (wantPairs) fails.
 const CALIB_PAIRS = QUICK ? 2 : 15;
 const CALIB_TRIES = 40;
 const CALIB_ATTEMPTS = 3;
@@ -484,7 +489,7 @@ async function timedJob(p) {
 async function calibrate(svc, ph, rep, when, attempt) {
   const full = POLICIES.find((p) => p.name === 'fixed-4.0');
   const slow = POLICIES.find((p) => p.name === 'fixed-2.6');
-  const block = { service: svc.name, phase: ph.name, rep, when, attempt, fixedPct: ph.fixedPct, pairs: [], discarded: [] };
+  const block = { service: svc.name, phase: ph.name, rep, when, attempt, fixedPct: ph.fixedPct, wantPairs: CALIB_PAIRS, pairs: [], discarded: [] };
   const tasks0 = taskTicks();
   const vm0 = vmstat();
   block.at = new Date().toISOString();

@@ -4,7 +4,9 @@
 // Here: every block of the committed raw files, and blocks of N pairs drawn
 // (with replacement, seeded) from the pairs of the blocks that passed, a
 // stand-in for the testbed outside its spells.
-// Usage: node noise.js ../2026-11-2*/raw.json.gz
+// Usage (summary.txt; the pooled first full run repeats its two halves, and
+// the thread-split runs are QUICK ones of 2 pairs a block):
+//   node noise.js $(ls ../2026-11-2*/raw.json.gz | grep -v 'first-full-run\|thread-split')
 const zlib = require('zlib');
 const fs = require('fs');
 const path = require('path');
