@@ -343,11 +343,11 @@ async function run(svc, p, rate, ph, seed) {
       threads: threadsDelta(srv.child.pid, th0, threadsCpuNs(srv.child.pid)) };
   });
   const { lg, wall, b0, t0, k0, b1, t1, k1 } = m;
+  // Hooks off at once: no server keeps hinting into the next run.
+  get(srv.controlPort, '/policy?eb=off&oracle=0&gc=0');
   // Under eventboost the kernel's counts must be read: without them no one
   // can tell whether the hints reached it.
   if (p.gov === 'eventboost' && !(k0 && k1)) throw new Error(`${p.name}: eventboost's statistics for CPU 1 could not be read (ebctl status --json)`);
-  // Hooks off at once: no server keeps hinting into the next run.
-  get(srv.controlPort, '/policy?eb=off&oracle=0&gc=0');
   const h1 = hintsSent(svc);
   const g1 = get(srv.controlPort, '/stats').v8gc;
   const own = h1[srv.controlPort] - h0[srv.controlPort];
