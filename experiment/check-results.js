@@ -85,8 +85,9 @@ if (fs.existsSync(rawFile)) {
     `every run splits its server's CPU time by thread, the queue monitor's in the runs with Queue-Boost alone (${
       raw.runs.map((r) => `${r.policy} ${Math.round((r.threadCpuNs?.monitor ?? NaN) / 1e6)} ms`).join(', ')})`);
   const quiet = raw.runs.filter((r) => r.policy.startsWith('fixed-') || r.policy === 'schedutil' || r.policy === 'ondemand');
-  // A reference's kernel count is null (eventboost did not govern CPU 1,
-  // so nothing was counted and no hint could move it), or 0 in older files.
+  // A reference's kernel count is null (eventboost did not govern CPU 1, so
+  // nothing was counted and no hint could move it): the check after this
+  // one asserts it, by the governor each run records.
   check(quiet.length > 0 && quiet.every((r) => r.seen && r.seen.own + r.seen.others === 0 && !r.seen.kernel),
     `the ${quiet.length} runs that must see no hints saw none`);
   const governed = raw.runs.filter((r) => r.gov === 'eventboost');
