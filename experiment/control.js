@@ -91,8 +91,16 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ['gc'] });
 
+// Queue-Boost's monitor in the running session (0 without one): what it
+// cost (its looks and wake-ups on the loop's CPU) beside what it did.
+function monitorCounts() {
+  const q = eb.stats().queue;
+  return { iterations: q.iterations, samples: q.samples, wakeups: q.monitorWakeups, boosts: q.boosts,
+    byLength: q.byLength, byHeadOfLine: q.byHeadOfLine, byOverload: q.byOverload, boostedMs: q.boostedMs };
+}
+
 function counts() {
-  const c = { ...acc, oracle: oracleHints, v8gc: { ...v8gc } };
+  const c = { ...acc, oracle: oracleHints, v8gc: { ...v8gc }, monitor: monitorCounts() };
   if (base) {
     const n = sessionCounts();
     c.gc += n.gc - base.gc;

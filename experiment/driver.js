@@ -328,7 +328,7 @@ async function run(svc, p, rate, ph, seed) {
   const srv = await server(svc, p, ph.pin);
   setPolicy(srv, p, ph.forcedGc);
   const h0 = hintsSent(svc);
-  const g0 = get(srv.controlPort, '/stats').v8gc;
+  const { v8gc: g0, monitor: q0 } = get(srv.controlPort, '/stats');
   const m = await alone(srv, async () => {
     const b0 = busy();
     const t0 = timeInState();
@@ -343,6 +343,8 @@ async function run(svc, p, rate, ph, seed) {
       threads: threadsDelta(srv.child.pid, th0, threadsCpuNs(srv.child.pid)) };
   });
   const { lg, wall, b0, t0, k0, b1, t1, k1 } = m;
+  // The monitor's counters while its session still runs (stop() ends them).
+  const q1 = get(srv.controlPort, '/stats').monitor;
   // Hooks off at once: no server keeps hinting into the next run.
   get(srv.controlPort, '/policy?eb=off&oracle=0&gc=0');
   // Under eventboost the kernel's counts must be read: without them no one
@@ -378,6 +380,9 @@ async function run(svc, p, rate, ph, seed) {
     // V8's collections in the server during the run (warm-up and grace
     // included): how many GC cycles the run held.
     v8gc: { major: g1.major - g0.major, minor: g1.minor - g0.minor, pauseMs: Math.round(g1.pauseMs - g0.pauseMs) },
+    // Queue-Boost's monitor over the run (warm-up and grace included): loop
+    // iterations, its looks (samples) and wake-ups, its boosts by reason.
+    monitor: Object.fromEntries(Object.keys(q1).map((k) => [k, Math.round((q1[k] - q0[k]) * 1000) / 1000])),
     // CPU 0's busy share of the run (the emulation needs it idle).
     cpu0Busy: Math.round(m.cpu0Busy * 1e4) / 1e4,
     // The hints this run saw: sent by the run's own server, by the
