@@ -1,6 +1,6 @@
 'use strict';
 // Inside the experiment guest (run_in_guest.sh starts it on CPU 0): every
-// phase of config.json, service x rate x policy, policies shuffled,
+// phase of config.json, service x rate x policy, policies in a balanced order,
 // repeated; each run records every scheduled request's latency (loadgen.js:
 // open loop, from the scheduled time, unanswered ones censored at the
 // deadline), the server CPU's busy time per frequency (ebtest_cpufreq
@@ -58,7 +58,7 @@ if (PRIOR && ptiOf(PRIOR) !== GUEST.pti) {
   throw new Error(`EXPERIMENT_EXTEND: its guest ran with page table isolation ${ptiOf(PRIOR)}, this one ${GUEST.pti}: its runs cannot be pooled with these (docs/evidence/2026-11-26-pti/)`);
 }
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
-const { rng } = require('./loadgen');
+const { repetitionOrder } = require('./order');
 
 const log = (m) => console.log(`==> ${m}`);
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', ...opts });
@@ -275,18 +275,6 @@ async function alone(srv, fn) {
   } finally {
     for (const s of others) process.kill(s.child.pid, 'SIGCONT');
   }
-}
-
-// A repetition's order of policies: a Fisher-Yates shuffle seeded by the
-// repetition, so a run can be repeated as it was.
-function shuffled(list, seed) {
-  const random = rng(seed ^ 0x5eed);
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 // When a run's tail came: the worst 1% of its requests as [seconds into
@@ -613,12 +601,13 @@ async function main() {
           for (const f of RATES) {
             const rate = Math.max(1, Math.round(f * cap));
             // Every policy of a repetition gets the same arrivals (seed), in
-            // an order shuffled per repetition: a rotation kept each policy
-            // behind the same one on the same server in every repetition
-            // (fixed 4.0 GHz always right after fixed 2.6 GHz's backlog), so
-            // carry-over from one run to the next was never balanced.
+            // the order of a row of a Williams design (order.js): across
+            // repetitions and services each policy, the reference too, runs
+            // in each position and after each other policy.  (Until
+            // 2026-11-26 a shuffle seeded by the repetition: both services
+            // ran one order, and the reference ran last in 3 of 4.)
             const seed = 1000 * (PHASES.indexOf(ph) + 1) + rep;
-            const order = shuffled(ph.policies, seed);
+            const order = repetitionOrder(ph.policies, seed - rep, ph.services.indexOf(svc), ph.reps, rep);
             let after = null;
             for (const p of order) {
               const r = await measured(svc, p, rate, ph, seed, discarded);
