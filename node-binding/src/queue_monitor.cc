@@ -79,6 +79,10 @@ struct QueueMonitor::Shared {
   std::atomic<bool> timer_ready{false};
   int signal_fd = -1;
   int backend_fd = -1;  // the loop's epoll fd: readable when events wait
+  // The monitor's own epoll set, where it sleeps: the loop's epoll fd
+  // edge-triggered (one wake-up per arrival of work, none while events
+  // wait for a busy loop), signal_fd and wake_fd.
+  int watch_fd = -1;
   int stat_fd = -1;     // /proc/self/task/<loop thread>/stat
   clockid_t loop_clock;  // the loop thread's CPU-time clock
   pthread_t thread;
@@ -108,6 +112,10 @@ struct QueueMonitor::Shared {
   uint64_t work_began = 0;
   bool vote_woke = false;       // vote_fd was ready in this iteration's poll
   bool only_vote_woke = false;  // and was its one event (OnCheck)
+  bool waited = false;          // this iteration's poll blocked (OnCheck)
+
+  // Monitor thread only: when it last woke, and how long it had slept.
+  uint64_t woke_at_ns = 0, slept_ns = 0;
   Baseline events;
 
   std::atomic<bool> stop{false};
@@ -290,33 +298,52 @@ void DrainSignal(int fd) {
   }
 }
 
-// The loop waits: sleep until I/O arrives (the backend turns readable),
-// the loop has run the threshold of CPU time since its last prepare (the
-// CPU-time timer), or stop().
-void ArmHolTimer(QueueMonitor::Shared* s) {
-  if (!s->timer_ready.load(std::memory_order_acquire)) return;
-  struct itimerspec its = {};
-  // The earlier of the two head-of-line bounds: the threshold, the
-  // overload bound.
+// The earlier of the two head-of-line bounds: the threshold, the overload
+// bound.
+uint64_t HolDue(const QueueMonitor::Shared* s) {
   uint64_t t = HolThreshold(s);
-  if (t > s->max_delay_ns) t = s->max_delay_ns;
+  return t < s->max_delay_ns ? t : s->max_delay_ns;
+}
+
+// Arms the CPU-time timer to fire when the loop thread has used @t more
+// CPU time (0: HolDue(), as the loop arms it at a prepare).
+void ArmHolTimer(QueueMonitor::Shared* s, uint64_t t = 0) {
+  if (!s->timer_ready.load(std::memory_order_acquire)) return;
+  if (!t) t = HolDue(s);
+  struct itimerspec its = {};
   its.it_value.tv_sec = time_t(t / 1000000000u);
   its.it_value.tv_nsec = long(t % 1000000000u);
   timer_settime(s->hol_timer, 0, &its, nullptr);
 }
 
-void SleepWhileWaiting(QueueMonitor::Shared* s) {
+void NoteWake(QueueMonitor::Shared* s) {
+  uint64_t now = MonoNs();
+  s->slept_ns = now - s->woke_at_ns;
+  s->woke_at_ns = now;
+  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Nothing to watch for now: sleep until work arrives for the loop (an fd
+// of its epoll set turns ready, whether the loop waits or is busy), the
+// loop thread has used @arm_ns more CPU time (the CPU-time timer, re-armed
+// by the loop at each prepare while the monitor sleeps; 0: not armed
+// here), @timeout_ns passes (0: none), or stop().  Every look is a context
+// switch on the loop's core, which a pinned loop pays for in its own time:
+// between arrivals and crossed bounds there is nothing a look could find.
+void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_ns,
+                   uint64_t timeout_ns) {
   s->asleep.store(true);
-  ArmHolTimer(s);
-  struct pollfd p[3] = {{s->backend_fd, POLLIN, 0},
-                        {s->signal_fd, POLLIN, 0},
-                        {s->wake_fd, POLLIN, 0}};
-  if (poll(p, 3, -1) > 0) {
-    if (p[1].revents & POLLIN) DrainSignal(s->signal_fd);
-    if (p[2].revents & POLLIN) Drain(s->wake_fd);
+  DrainSignal(s->signal_fd);  // a timer that fired while awake
+  if (arm_ns) ArmHolTimer(s, arm_ns);
+  int ms = timeout_ns ? int((timeout_ns + 999999) / 1000000) : -1;
+  struct epoll_event ev[3];
+  int n = epoll_wait(s->watch_fd, ev, 3, ms);
+  for (int i = 0; i < n; i++) {
+    if (ev[i].data.fd == s->signal_fd) DrainSignal(s->signal_fd);
+    if (ev[i].data.fd == s->wake_fd) Drain(s->wake_fd);
   }
   s->asleep.store(false);
-  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+  NoteWake(s);
 }
 
 // Until the first prepare or stop() writes wake_fd (a write before the
@@ -324,14 +351,14 @@ void SleepWhileWaiting(QueueMonitor::Shared* s) {
 void SleepUntilWoken(QueueMonitor::Shared* s) {
   struct pollfd p = {s->wake_fd, POLLIN, 0};
   if (ppoll(&p, 1, nullptr, nullptr) > 0) Drain(s->wake_fd);
-  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+  NoteWake(s);
 }
 
 void SleepNs(QueueMonitor::Shared* s, uint64_t ns) {
   struct pollfd p = {s->wake_fd, POLLIN, 0};
   struct timespec ts = {time_t(ns / 1000000000u), long(ns % 1000000000u)};
   if (ppoll(&p, 1, &ts, nullptr) > 0) Drain(s->wake_fd);
-  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+  NoteWake(s);
 }
 
 // libuv's loop fields read below (uv/unix.h) have this shape from 1.45;
@@ -385,37 +412,47 @@ bool AboutToWait(const QueueMonitor::Shared* s, int timeout) {
   return !Readable(s->backend_fd);
 }
 
-// Iterations long next to a sample: the monitor then looks about once per
-// typical iteration, not every sample, and the loop thread helps (below).
+// Iterations long next to a sample: the loop thread publishes where each
+// begins and counts the backlog before it (OnPrepare).
 bool SlowIterations(const QueueMonitor::Shared* s) {
   return s->avg_busy_ns.load(std::memory_order_relaxed) > s->sample_ns;
 }
 
-// How long the monitor may sleep while the loop works.  Every look is a
-// context switch on the loop's core, which a pinned, saturated loop pays
-// for in its own time: so look as seldom as the signals allow.  The
-// head-of-line time is counted from the iteration's own start (published
-// at prepare for slow iterations), and a thread's CPU time never outruns
-// the clock, so the nearer bound cannot be crossed before due - hol.
-// Looks stay at most one typical iteration apart (the queue length is
-// looked at then too), and never closer than a sample.  Boosted, only the
-// end is left to see, and the loop sees most ends itself: a look every 4
-// samples, or every typical iteration, whichever is longer, up to the
-// nearer bound.  A refused boost cannot be asked again before
-// refused_until.
-uint64_t NextLook(const QueueMonitor::Shared* s, bool boosted, bool warm,
-                  uint64_t hol, uint64_t threshold, uint64_t now) {
+// How long a monitor holding a boost sleeps between looks: only the end is
+// left to see, and the loop sees most ends itself (OnPrepare).  A look
+// every 4 samples, or every typical iteration, whichever is longer, up to
+// the nearer head-of-line bound.
+uint64_t BoostedLook(const QueueMonitor::Shared* s, bool warm,
+                     uint64_t threshold) {
   uint64_t sample = s->sample_ns;
   uint64_t due = s->max_delay_ns;
   if (warm && threshold < due) due = threshold;
   uint64_t typical = s->avg_busy_ns.load(std::memory_order_relaxed);
   uint64_t cap = typical > sample ? (typical < due ? typical : due) : sample;
-  if (boosted) return cap > 4 * sample ? cap : 4 * sample;
-  uint64_t next = due > hol ? due - hol : 0;
+  return cap > 4 * sample ? cap : 4 * sample;
+}
+
+// Not boosted: sleep until the next arrival of work or the nearer
+// head-of-line bound, counted from the iteration's own start (a thread's
+// CPU time never outruns the clock, so it cannot be crossed before due -
+// hol of CPU time).  A refused boost cannot be asked again before
+// refused_until; a bound already crossed unboosted (refused) is looked at
+// again then, or a sample later.
+void SleepUntilDue(QueueMonitor::Shared* s, bool warm, uint64_t hol,
+                   uint64_t threshold, uint64_t now) {
+  uint64_t due = s->max_delay_ns;
+  if (warm && threshold < due) due = threshold;
+  uint64_t arm = due > hol ? due - hol : 0;
   uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
-  if (refused > now && refused - now > next) next = refused - now;
-  if (next > cap) next = cap;
-  return next > sample ? next : sample;
+  uint64_t timeout = refused > now ? refused - now : arm ? 0 : s->sample_ns;
+  // Work arriving less than a sample apart (a storm of threadpool
+  // completions, of connections): one look a sample, as while the loop
+  // works, and the arrivals meanwhile wake it at once after.
+  if (s->slept_ns < s->sample_ns) {
+    SleepNs(s, s->sample_ns);
+    return;
+  }
+  SleepWatching(s, arm, timeout);
 }
 
 }  // namespace
@@ -441,9 +478,15 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   int timeout = uv_backend_timeout(s->loop);
   bool slow = SlowIterations(s), asleep = s->asleep.load();
   uint64_t seq = s->seq.load(std::memory_order_relaxed) + 1;
+  // Iterations whose head-of-line time is counted from their own start:
+  // long ones, and while the monitor sleeps, those after a wait (an idle
+  // service's).  A loop of short iterations that never waits pays nothing
+  // here: the timer the monitor armed fires within one bound of CPU time,
+  // and the look it wakes for counts on from there.
+  bool exact = slow || (asleep && s->waited);
   // Where the next iteration begins, for a monitor that may not look for a
-  // while (one system call, only for iterations longer than a sample).
-  if (slow || asleep) {
+  // while (one system call).
+  if (exact) {
     s->prepare_cpu.store(LoopCpuNs(s), std::memory_order_relaxed);
     s->prepare_cpu_seq.store(seq, std::memory_order_release);
   }
@@ -457,19 +500,25 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the threshold of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
-  if (asleep) ArmHolTimer(s);
+  if (asleep && exact) ArmHolTimer(s);
   bool boosted = s->boosted_since.load(std::memory_order_acquire) != 0;
   // Events ready now are what the poll returns at once: a backlog that
-  // formed while the last iteration ran.  With slow iterations the monitor
-  // looks only once per typical iteration, so the loop counts it here (one
-  // system call) and boosts it before processing it.
+  // formed while the last iteration ran.  With slow iterations the loop
+  // counts it here (one system call) and boosts it before processing it,
+  // whether or not an arrival woke the monitor meanwhile.
   if (slow && !boosted &&
       s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations &&
       now >= s->refused_until.load(std::memory_order_relaxed)) {
     int length = CountReady(s->backend_fd);
     double avg_length = s->avg_events_x256.load() / 256.0;
-    if (length >= 2 && length > s->factor * avg_length)
-      BeginBoost(s, now, Why::kLength, seq, false);
+    if (length >= 2 && length > s->factor * avg_length &&
+        !BeginBoost(s, now, Why::kLength, seq, false) && s->asleep.load()) {
+      // The monitor sleeps until the next arrival: it follows the boost
+      // from now (its renewal, its end while the loop stays busy).
+      uint64_t one = 1;
+      ssize_t r = write(s->wake_fd, &one, sizeof(one));
+      (void)r;
+    }
     return;  // events waiting or not, nothing to end
   }
   // The loop is about to wait with nothing ready: the backlog has drained,
@@ -486,10 +535,12 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
 
   // Node keeps libuv's idle-time metric: the wait ended idle - idle_at_prepare
   // after prepare, and this iteration's work began then.
+  s->waited = false;
   if (s->prepare_ns && idle) {
     uint64_t waited = idle - s->idle_at_prepare;
     began = s->prepare_ns + waited;
     if (began > now) began = now;
+    s->waited = waited > 0;
   }
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
@@ -577,8 +628,8 @@ void QueueMonitor::Monitor(Shared* s) {
         !Readable(s->backend_fd) && !LoopRunnable(s)) {
       // The loop waits and nothing is queued.
       EndBoost(s, now);
-      DrainSignal(s->signal_fd);  // from an iteration already over
-      if (s->seq.load() == seq) SleepWhileWaiting(s);
+      // The timer counts the iteration the wait ends in.
+      if (s->seq.load() == seq) SleepWatching(s, HolDue(s), 0);
       last_cpu = LoopCpuNs(s);
       last_now = MonoNs();
       // Still the iteration that waited: what it ran since is all this
@@ -634,7 +685,12 @@ void QueueMonitor::Monitor(Shared* s) {
         boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
       }
     }
-    SleepNs(s, NextLook(s, boosted, warm, hol, threshold, now));
+    if (boosted) {
+      SleepNs(s, BoostedLook(s, warm, threshold));
+    } else {
+      SleepUntilDue(s, warm, hol, threshold, now);
+      woke = true;
+    }
   }
   EndBoost(s, MonoNs());
 }
@@ -656,6 +712,7 @@ static void* MonitorThread(void* arg) {
 
 static void FreeShared(QueueMonitor::Shared* s) {
   if (s->wake_fd >= 0) close(s->wake_fd);
+  if (s->watch_fd >= 0) close(s->watch_fd);
   if (s->vote_fd >= 0) close(s->vote_fd);
   if (s->timer_ready.load()) timer_delete(s->hol_timer);
   if (s->signal_fd >= 0) close(s->signal_fd);
@@ -692,10 +749,26 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   sigemptyset(&sig);
   sigaddset(&sig, HolSignal());
   s->signal_fd = signalfd(-1, &sig, SFD_CLOEXEC | SFD_NONBLOCK);
-  if (s->wake_fd < 0 || s->vote_fd < 0 || s->signal_fd < 0) {
+  s->watch_fd = epoll_create1(EPOLL_CLOEXEC);
+  if (s->wake_fd < 0 || s->vote_fd < 0 || s->signal_fd < 0 || s->watch_fd < 0) {
     int err = -errno;
     FreeShared(s);
     return err;
+  }
+  // Edge-triggered on the loop's set: woken when an fd in it turns ready,
+  // not by what is ready already (a busy loop's backlog) nor by the loop's
+  // own (level-triggered) polls of it.
+  const struct { int fd; uint32_t events; } watched[] = {
+      {fd, EPOLLIN | EPOLLET}, {s->signal_fd, EPOLLIN}, {s->wake_fd, EPOLLIN}};
+  for (const auto& w : watched) {
+    struct epoll_event ev = {};
+    ev.events = w.events;
+    ev.data.fd = w.fd;
+    if (epoll_ctl(s->watch_fd, EPOLL_CTL_ADD, w.fd, &ev)) {
+      int err = -errno;
+      FreeShared(s);
+      return err;
+    }
   }
   char stat[64];
   snprintf(stat, sizeof(stat), "/proc/self/task/%ld/stat", long(syscall(SYS_gettid)));

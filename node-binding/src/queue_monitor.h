@@ -11,11 +11,12 @@
 //     (maxDelayMs), whatever the averages say.
 // Length and head-of-line thresholds are baselines (count-weighted means
 // over the last ~30 s of iterations) scaled by the queue factor.  The loop
-// thread itself ends the boost before it waits again.  While the loop waits
-// the monitor sleeps until I/O arrives or until an iteration has used the
+// thread itself ends the boost before it waits again.  Unless it holds a
+// boost the monitor sleeps until work arrives for the loop (the loop's
+// epoll set, watched edge-triggered) or until an iteration has used the
 // head-of-line threshold of the loop thread's CPU time (a timer on that
-// clock, re-armed at each prepare): an idle service, whose iterations are
-// short, never wakes it.
+// clock): an idle service, or a busy loop whose iterations stay below the
+// thresholds while nothing arrives, never wakes it.
 #ifndef EVENTBOOST_QUEUE_MONITOR_H
 #define EVENTBOOST_QUEUE_MONITOR_H
 

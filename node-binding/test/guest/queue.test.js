@@ -269,37 +269,51 @@ net.createServer().listen(0, '127.0.0.1', () => setTimeout(() => {
   assert.ok(wakeups * 2 <= iterations, `${wakeups} monitor wake-ups for ${iterations} short iterations`);
 });
 
-test('Queue-Boost: a saturated loop wakes the monitor about once per iteration, not once per sampleUs', async (t) => {
+test('Queue-Boost: a saturated loop below the thresholds does not wake the monitor, and a long callback in it still boosts', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
 const s = eb.start({ gc: false });
 if (!s.active) throw new Error(s.reason);
-// Back-to-back 20 ms callbacks: the loop never waits, and no iteration
-// reaches the head-of-line threshold (2.5x the typical one) or the overload
-// bound (100 ms).  The monitor, on the loop's own core, has nothing to
-// find; every look it takes is time the loop's core spends on it.
-let i = 0, before = null;
+// Back-to-back 20 ms callbacks: the loop never waits, nothing arrives, and
+// no iteration reaches the head-of-line threshold (2.5x the typical one) or
+// the overload bound (100 ms).  The monitor, on the loop's own core, has
+// nothing to find; every look it takes is time the loop's core spends on
+// it.  Then one callback of 7.5x the typical one (spin() counts the
+// process's CPU time, of which V8's threads on this CPU may take a share):
+// the monitor must still be there for it.
+let i = 0, before = null, quiet = null;
 const WARM = 40, MEASURED = 40;
 const tick = () => {
+  if (i === WARM + MEASURED) {
+    spin(150);
+    const after = snap();
+    console.log(JSON.stringify({ ...quiet, longBoosted: after.boostedNow,
+      longBoosts: after.byHeadOfLine + after.byOverload - before.byHeadOfLine - before.byOverload, after }));
+    return;
+  }
   spin(20);
   if (++i === WARM) before = snap();
-  if (i < WARM + MEASURED) { setImmediate(tick); return; }
-  const after = snap();
-  console.log(JSON.stringify({ wakeups: after.monitorWakeups - before.monitorWakeups,
-    iterations: after.iterations - before.iterations, after }));
+  if (i === WARM + MEASURED) {
+    const at = snap();
+    quiet = { wakeups: at.monitorWakeups - before.monitorWakeups, iterations: at.iterations - before.iterations };
+  }
+  setImmediate(tick);
 };
 setImmediate(tick);
 `);
   assert.strictEqual(r.code, 0, r.err);
-  const { wakeups, iterations, after } = r.json[0];
-  t.diagnostic(`${wakeups} monitor wake-ups over ${iterations} loop iterations of 20 ms`);
+  const { wakeups, iterations, longBoosted, longBoosts, after } = r.json[0];
+  t.diagnostic(`${wakeups} monitor wake-ups over ${iterations} loop iterations of 20 ms; ` +
+    `the 150 ms callback after them boosted: ${longBoosted}`);
   assert.ok(iterations >= 35, JSON.stringify(after));
-  // The stated bound (README): about one look per typical iteration.  The
-  // code before this looked up to every sampleUs (1 ms): 631 looks over 40 iterations in a 6.12
-  // guest (docs/evidence/2026-11-24-monitor-looks/).
-  assert.ok(wakeups <= 3 * iterations, `${wakeups} monitor wake-ups for ${iterations} iterations: ` + JSON.stringify(after));
-  // And it still looks: a monitor that stopped would pass the bound above.
-  assert.ok(wakeups * 4 >= iterations, `${wakeups} monitor wake-ups for ${iterations} iterations: ` + JSON.stringify(after));
+  // The stated bound (README): no wake-up while iterations stay below the
+  // thresholds and nothing arrives (natively none here; under TCG one
+  // iteration may cross the threshold now and then).  The monitor before
+  // 2026-11-26 looked about once per iteration (43 looks over 40), and
+  // before 2026-11-24 up to every sampleUs (631: docs/evidence/2026-11-24-monitor-looks/).
+  assert.ok(wakeups * 4 <= iterations, `${wakeups} monitor wake-ups for ${iterations} iterations: ` + JSON.stringify(after));
+  // And it still watches: a monitor that stopped would pass the bound above.
+  assert.ok(longBoosted && longBoosts >= 1, JSON.stringify(after));
 });
 
 test('Queue-Boost: with looks one typical iteration apart, a long callback is still boosted while it runs', async (t) => {
