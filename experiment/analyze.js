@@ -362,9 +362,18 @@ for (const [k, g] of groups) {
   const ms = (f) => rs.reduce((a, r) => a + r.threadCpuNs[f], 0) / 1e6 / Math.max(1, answered);
   const c = { case: k, runs: rs.length, loopMs: ms('loop'), monitorMs: ms('monitor'), otherMs: ms('other') };
   c.monitorShareOfLoop = c.loopMs ? c.monitorMs / c.loopMs : NaN;
+  // Runs from 2026-11-26 on count the monitor's looks and wake-ups: its
+  // CPU time per pass, and passes per request.
+  const counted = rs.filter((r) => r.monitor && r.monitor.samples + r.monitor.wakeups > 0);
+  if (counted.length) {
+    const passes = counted.reduce((a, r) => a + r.monitor.samples + r.monitor.wakeups, 0);
+    c.monitorUsPerPass = counted.reduce((a, r) => a + r.threadCpuNs.monitor, 0) / 1e3 / passes;
+    c.monitorPassesPerRequest = passes / Math.max(1, counted.reduce((a, r) => a + r.requests - r.censored, 0));
+  }
   cpuSplit.push(c);
   say(`  diagnostic, CPU time per request, ${k}: loop ${num(c.loopMs, 2)} ms, monitor ${num(c.monitorMs, 2)} ms ` +
-    `(${share(c.monitorShareOfLoop)} of the loop's), other threads ${num(c.otherMs, 2)} ms (${c.runs} runs)`);
+    `(${share(c.monitorShareOfLoop)} of the loop's${c.monitorUsPerPass ? `; ${num(c.monitorPassesPerRequest, 1)} looks and wake-ups a request, ` +
+      `${num(c.monitorUsPerPass, 0)} us each` : ''}), other threads ${num(c.otherMs, 2)} ms (${c.runs} runs)`);
 }
 // Nothing is written (results.json in experiment/ included) unless the
 // check passed; only a QUICK smoke run may go without it.
