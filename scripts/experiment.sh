@@ -58,12 +58,17 @@ mkdir -p "$out"
 # (no -icount): latency is timed on the host, and under -icount the guest
 # clock drifts from the host's by the instruction mix -- a fixed request
 # measured from the host took 4.7x its 4.0 GHz time at 2.6 GHz, where
-# the guest's own clock saw 1.5x (1/f: 1.54x).
+# the guest's own clock saw 1.5x (1/f: 1.54x).  EXPERIMENT_ICOUNT=1 runs it
+# under -icount all the same, for CPU times counted in instructions (a
+# diagnostic: docs/evidence/2026-11-26-monitor-cost/); its latencies then
+# mean nothing.
 agent_port=${EXPERIMENT_AGENT_PORT:-18099}
 fwd=
 for p in $(seq 8100 2 8198); do fwd="$fwd,hostfwd=tcp:127.0.0.1:$((p + 10000))-:$p"; done
 export EB_GUEST_APPEND=$EB_TESTBED_APPEND  # no PTI (lib.sh says why)
-export EB_QEMU_OPTS="-netdev user,id=ebnet$fwd -device virtio-net-pci,netdev=ebnet"
+icount=
+[ "${EXPERIMENT_ICOUNT:-0}" = 1 ] && icount="-icount shift=1,sleep=on "
+export EB_QEMU_OPTS="$icount-netdev user,id=ebnet$fwd -device virtio-net-pci,netdev=ebnet"
 export EXPERIMENT_AGENT=10.0.2.2:$agent_port
 trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT
 eb_start_agent "$agent_port" "$out/load-agent.log" || exit 1
