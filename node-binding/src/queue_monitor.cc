@@ -33,6 +33,9 @@ static constexpr double kBaselineNs = 30e9;
 // No length or head-of-line decision before the baselines have seen this
 // many iterations (the overload bound needs no baseline).
 static constexpr uint64_t kWarmupIterations = 32;
+// A monitor without a boost looks at least this often while the loop works,
+// so that the baselines follow the work down as well as up.
+static constexpr uint64_t kRefreshNs = 1000000000;
 // The signal of the monitor's CPU-time timer: directed at the monitor
 // thread, which blocks it and reads it from a signalfd, so no handler of
 // the application ever sees it.
@@ -72,9 +75,9 @@ struct QueueMonitor::Shared {
   uint64_t max_delay_ns = 100000000;
   int wake_fd = -1;     // eventfd: stop() wakes the monitor
   // A timer on the loop thread's CPU clock, armed while the monitor
-  // sleeps (by the monitor, then by the loop at each prepare): it fires (a
-  // signal to the monitor's signal_fd) when an iteration has used the
-  // head-of-line threshold of CPU time.
+  // sleeps (by the monitor, and by the loop at the prepares that publish
+  // prepare_cpu): it fires (a signal to the monitor's signal_fd) when an
+  // iteration has used the nearer head-of-line bound of CPU time.
   timer_t hol_timer;
   std::atomic<bool> timer_ready{false};
   int signal_fd = -1;
@@ -101,9 +104,9 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> avg_busy_ns{0};  // CPU time per iteration
   std::atomic<uint64_t> iterations{0};
   // The loop thread's CPU time at a prepare, and that prepare's seq:
-  // published while the monitor sleeps or looks less often than every
-  // sample (slow iterations), so that it knows exactly where an iteration
-  // began however long ago it last looked.
+  // published for slow iterations, and while the monitor sleeps after a
+  // wait (OnPrepare), so that it knows exactly where an iteration began
+  // however long ago it last looked.
   std::atomic<uint64_t> prepare_cpu{0};
   std::atomic<uint64_t> prepare_cpu_seq{0};
 
@@ -114,8 +117,8 @@ struct QueueMonitor::Shared {
   bool only_vote_woke = false;  // and was its one event (OnCheck)
   bool waited = false;          // this iteration's poll blocked (OnCheck)
 
-  // Monitor thread only: when it last woke, and how long it had slept.
-  uint64_t woke_at_ns = 0, slept_ns = 0;
+  // Monitor thread only: arrivals come less than a look gate apart.
+  bool streaming = false;
   Baseline events;
 
   std::atomic<bool> stop{false};
@@ -236,7 +239,7 @@ void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
 // loop: a prepare that runs after the vote then judges it (AboutToWait()),
 // and ends it at once if the loop is about to wait.  A vote cast in time
 // costs one short extra iteration.  The loop's own votes (OnPrepare) need
-// no wake-up.
+// no wake-up of the loop; they wake the monitor, to follow them.
 int BeginBoost(QueueMonitor::Shared* s, uint64_t now, Why why, uint64_t seq,
                bool from_monitor = true) {
   std::lock_guard<std::mutex> lock(s->vote);
@@ -298,52 +301,91 @@ void DrainSignal(int fd) {
   }
 }
 
-// The earlier of the two head-of-line bounds: the threshold, the overload
-// bound.
+// The nearer head-of-line bound: the threshold once the baselines are
+// warm, and the overload bound.
 uint64_t HolDue(const QueueMonitor::Shared* s) {
-  uint64_t t = HolThreshold(s);
-  return t < s->max_delay_ns ? t : s->max_delay_ns;
+  uint64_t t = s->max_delay_ns;
+  if (s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations) {
+    uint64_t h = HolThreshold(s);
+    if (h < t) t = h;
+  }
+  return t;
 }
 
-// Arms the CPU-time timer to fire when the loop thread has used @t more
-// CPU time (0: HolDue(), as the loop arms it at a prepare).
-void ArmHolTimer(QueueMonitor::Shared* s, uint64_t t = 0) {
-  if (!s->timer_ready.load(std::memory_order_acquire)) return;
-  if (!t) t = HolDue(s);
+// Arms the CPU-time timer to fire when the loop thread's CPU clock reads
+// @at.  Absolute: an arm either thread computed a moment before it was
+// made (preempted in between on the shared core) fires early, never late.
+void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
+  if (!s->timer_ready.load(std::memory_order_acquire) || !at) return;
   struct itimerspec its = {};
-  its.it_value.tv_sec = time_t(t / 1000000000u);
-  its.it_value.tv_nsec = long(t % 1000000000u);
-  timer_settime(s->hol_timer, 0, &its, nullptr);
+  its.it_value.tv_sec = time_t(at / 1000000000u);
+  its.it_value.tv_nsec = long(at % 1000000000u);
+  timer_settime(s->hol_timer, TIMER_ABSTIME, &its, nullptr);
 }
 
-void NoteWake(QueueMonitor::Shared* s) {
-  uint64_t now = MonoNs();
-  s->slept_ns = now - s->woke_at_ns;
-  s->woke_at_ns = now;
-  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+// What woke the monitor (a mask).
+enum Woke { kArrival = 1, kTimer = 2, kWoken = 4 };
+
+// Handles the events of the monitor's set; the mask of what they were.
+int TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n) {
+  int why = 0;
+  for (int i = 0; i < n; i++) {
+    if (ev[i].data.fd == s->signal_fd) {
+      DrainSignal(s->signal_fd);
+      why |= kTimer;
+    } else if (ev[i].data.fd == s->wake_fd) {
+      Drain(s->wake_fd);
+      why |= kWoken;
+    } else {
+      why |= kArrival;
+    }
+  }
+  return why;
+}
+
+// Whether work arrived since the monitor last took its events (it looks
+// then anyway): the edges queued meanwhile, taken without sleeping.
+bool ArrivedSince(QueueMonitor::Shared* s) {
+  struct epoll_event ev[3];
+  return TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, 0)) & kArrival;
 }
 
 // Nothing to watch for now: sleep until work arrives for the loop (an fd
-// of its epoll set turns ready, whether the loop waits or is busy), the
-// loop thread has used @arm_ns more CPU time (the CPU-time timer, re-armed
-// by the loop at each prepare while the monitor sleeps; 0: not armed
-// here), @timeout_ns passes (0: none), or stop().  Every look is a context
-// switch on the loop's core, which a pinned loop pays for in its own time:
-// between arrivals and crossed bounds there is nothing a look could find.
-void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_ns,
-                   uint64_t timeout_ns) {
+// of its epoll set turns ready, or gets more: a socket's next segment, an
+// eventfd write such as Node's async handles; whether the loop waits or is
+// busy), the loop thread's CPU clock reaches @arm_at (the CPU-time timer;
+// 0: not armed here; the loop re-arms it at some prepares while the
+// monitor sleeps), @timeout_ns passes (0: none), or stop().  Every look is
+// a context switch on the loop's core, which a pinned loop pays for in its
+// own time: between arrivals and crossed bounds there is nothing a look
+// could find.  Returns what woke it (0: the timeout).
+int SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
+                  uint64_t timeout_ns) {
   s->asleep.store(true);
   DrainSignal(s->signal_fd);  // a timer that fired while awake
-  if (arm_ns) ArmHolTimer(s, arm_ns);
+  ArmHolTimerAt(s, arm_at);
   int ms = timeout_ns ? int((timeout_ns + 999999) / 1000000) : -1;
   struct epoll_event ev[3];
-  int n = epoll_wait(s->watch_fd, ev, 3, ms);
-  for (int i = 0; i < n; i++) {
-    if (ev[i].data.fd == s->signal_fd) DrainSignal(s->signal_fd);
-    if (ev[i].data.fd == s->wake_fd) Drain(s->wake_fd);
+  int why = TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, ms));
+  s->asleep.store(false);
+  s->wakeups.fetch_add(1, std::memory_order_relaxed);
+  return why;
+}
+
+// A stream of arrivals: sleep @ns, or until the CPU-time timer fires
+// (armed at @arm_at) or stop(), arrivals meanwhile not waking the monitor.
+void SleepGate(QueueMonitor::Shared* s, uint64_t arm_at, uint64_t ns) {
+  s->asleep.store(true);
+  DrainSignal(s->signal_fd);
+  ArmHolTimerAt(s, arm_at);
+  struct pollfd p[2] = {{s->signal_fd, POLLIN, 0}, {s->wake_fd, POLLIN, 0}};
+  struct timespec ts = {time_t(ns / 1000000000u), long(ns % 1000000000u)};
+  if (ppoll(p, 2, &ts, nullptr) > 0) {
+    if (p[0].revents & POLLIN) DrainSignal(s->signal_fd);
+    if (p[1].revents & POLLIN) Drain(s->wake_fd);
   }
   s->asleep.store(false);
-  NoteWake(s);
+  s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
 // Until the first prepare or stop() writes wake_fd (a write before the
@@ -351,14 +393,14 @@ void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_ns,
 void SleepUntilWoken(QueueMonitor::Shared* s) {
   struct pollfd p = {s->wake_fd, POLLIN, 0};
   if (ppoll(&p, 1, nullptr, nullptr) > 0) Drain(s->wake_fd);
-  NoteWake(s);
+  s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
 void SleepNs(QueueMonitor::Shared* s, uint64_t ns) {
   struct pollfd p = {s->wake_fd, POLLIN, 0};
   struct timespec ts = {time_t(ns / 1000000000u), long(ns % 1000000000u)};
   if (ppoll(&p, 1, &ts, nullptr) > 0) Drain(s->wake_fd);
-  NoteWake(s);
+  s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
 
 // libuv's loop fields read below (uv/unix.h) have this shape from 1.45;
@@ -432,27 +474,42 @@ uint64_t BoostedLook(const QueueMonitor::Shared* s, bool warm,
   return cap > 4 * sample ? cap : 4 * sample;
 }
 
-// Not boosted: sleep until the next arrival of work or the nearer
-// head-of-line bound, counted from the iteration's own start (a thread's
-// CPU time never outruns the clock, so it cannot be crossed before due -
-// hol of CPU time).  A refused boost cannot be asked again before
+// How far apart the looks a stream of arrivals gets are: a sample, or for
+// iterations longer than that the typical one (the loop counts their
+// backlog itself at each prepare), at most the nearer bound.
+uint64_t LookGate(const QueueMonitor::Shared* s, uint64_t due) {
+  uint64_t gate = s->avg_busy_ns.load(std::memory_order_relaxed);
+  if (gate > due) gate = due;
+  return gate > s->sample_ns ? gate : s->sample_ns;
+}
+
+// Not boosted, after a look at @now that saw the loop's CPU clock at @cpu,
+// @hol of it in the current iteration: sleep until the next arrival of work
+// or the nearer head-of-line bound, counted from the iteration's own start
+// (absolute on the loop's CPU clock).  Arrivals less than a gate after the
+// look start a stream: looked at once per gate (one wake-up, whatever
+// their number: a client's segments, threadpool completions) until a gate
+// passes without one.  A refused boost cannot be asked again before
 // refused_until; a bound already crossed unboosted (refused) is looked at
-// again then, or a sample later.
-void SleepUntilDue(QueueMonitor::Shared* s, bool warm, uint64_t hol,
-                   uint64_t threshold, uint64_t now) {
+// again then, or a sample later.  While the loop works (@progressed), a
+// look at least every kRefreshNs keeps the baselines learning.
+void SleepUntilDue(QueueMonitor::Shared* s, bool warm, uint64_t cpu,
+                   uint64_t hol, uint64_t threshold, uint64_t now,
+                   bool progressed) {
   uint64_t due = s->max_delay_ns;
   if (warm && threshold < due) due = threshold;
-  uint64_t arm = due > hol ? due - hol : 0;
-  uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
-  uint64_t timeout = refused > now ? refused - now : arm ? 0 : s->sample_ns;
-  // Work arriving less than a sample apart (a storm of threadpool
-  // completions, of connections): one look a sample, as while the loop
-  // works, and the arrivals meanwhile wake it at once after.
-  if (s->slept_ns < s->sample_ns) {
-    SleepNs(s, s->sample_ns);
+  uint64_t at = due > hol ? cpu + (due - hol) : 0;
+  uint64_t gate = LookGate(s, due);
+  if (s->streaming) {
+    SleepGate(s, at, gate);
+    s->streaming = ArrivedSince(s);
     return;
   }
-  SleepWatching(s, arm, timeout);
+  uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
+  uint64_t timeout = refused > now ? refused - now : at ? 0 : s->sample_ns;
+  if (progressed && (!timeout || timeout > kRefreshNs)) timeout = kRefreshNs;
+  int why = SleepWatching(s, at, timeout);
+  s->streaming = why == kArrival && MonoNs() - now < gate;
 }
 
 }  // namespace
@@ -486,8 +543,9 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   bool exact = slow || (asleep && s->waited);
   // Where the next iteration begins, for a monitor that may not look for a
   // while (one system call).
+  uint64_t cpu = exact ? LoopCpuNs(s) : 0;
   if (exact) {
-    s->prepare_cpu.store(LoopCpuNs(s), std::memory_order_relaxed);
+    s->prepare_cpu.store(cpu, std::memory_order_relaxed);
     s->prepare_cpu_seq.store(seq, std::memory_order_release);
   }
   s->in_poll.store(true);
@@ -498,9 +556,9 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     (void)r;
   }
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
-  // event's) uses the threshold of this thread's CPU time; a shorter one
+  // event's) uses the nearer bound of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
-  if (asleep && exact) ArmHolTimer(s);
+  if (asleep && exact) ArmHolTimerAt(s, cpu + HolDue(s));
   bool boosted = s->boosted_since.load(std::memory_order_acquire) != 0;
   // Events ready now are what the poll returns at once: a backlog that
   // formed while the last iteration ran.  With slow iterations the loop
@@ -512,9 +570,10 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     int length = CountReady(s->backend_fd);
     double avg_length = s->avg_events_x256.load() / 256.0;
     if (length >= 2 && length > s->factor * avg_length &&
-        !BeginBoost(s, now, Why::kLength, seq, false) && s->asleep.load()) {
-      // The monitor sleeps until the next arrival: it follows the boost
-      // from now (its renewal, its end while the loop stays busy).
+        !BeginBoost(s, now, Why::kLength, seq, false)) {
+      // The monitor may sleep until the next arrival (or be about to):
+      // woken, it follows the boost from now (its renewal, its end while
+      // the loop stays busy).
       uint64_t one = 1;
       ssize_t r = write(s->wake_fd, &one, sizeof(one));
       (void)r;
@@ -622,14 +681,17 @@ void QueueMonitor::Monitor(Shared* s) {
     last_cpu = cpu;
     last_now = now;
 
-    // Just woken by I/O or a timer, look at least once more before
-    // deciding the loop waits: its callback may have read the fd already.
+    // Just woken, look at least once more before deciding the loop waits:
+    // its callback may have read the fd already.  (Only a monitor holding
+    // a boost looks twice in a row: without one it sleeps after each look,
+    // and woke stays set.)
     if (!woke && in_poll && !progressed && !new_seq &&
         !Readable(s->backend_fd) && !LoopRunnable(s)) {
       // The loop waits and nothing is queued.
       EndBoost(s, now);
       // The timer counts the iteration the wait ends in.
-      if (s->seq.load() == seq) SleepWatching(s, HolDue(s), 0);
+      if (s->seq.load() == seq) SleepWatching(s, cpu + HolDue(s), 0);
+      s->streaming = false;
       last_cpu = LoopCpuNs(s);
       last_now = MonoNs();
       // Still the iteration that waited: what it ran since is all this
@@ -688,7 +750,7 @@ void QueueMonitor::Monitor(Shared* s) {
     if (boosted) {
       SleepNs(s, BoostedLook(s, warm, threshold));
     } else {
-      SleepUntilDue(s, warm, hol, threshold, now);
+      SleepUntilDue(s, warm, cpu, hol, threshold, now, progressed);
       woke = true;
     }
   }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Queue-Boost.  The loop thread marks each iteration in prepare and check
 // handles (libuv's loop state is only safe to read there) and publishes
-// through atomics; a monitor thread watches the loop while it works and
+// through atomics; a monitor thread, woken by what can raise a signal,
 // holds a queue vote while one of three signals is up:
 //   - queue length: events ready on the loop's epoll set, counted when the
 //     loop's poll returns and while the callbacks run (the backlog);
