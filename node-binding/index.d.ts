@@ -19,8 +19,9 @@ export interface StartOptions {
   /** Dynamic thresholds are the running averages times this factor (1..100). Default 2.5. */
   queueFactor?: number;
   /**
-   * The monitor's period while the loop works with iterations shorter than this, and the
-   * shortest time between two of its timed looks, µs (100..1000000). Default 1000.
+   * The shortest gate between the monitor's looks at a stream of arrivals, the floor of the
+   * head-of-line threshold, and a quarter of its look interval while it holds a boost, µs
+   * (100..1000000). Default 1000.
    */
   sampleUs?: number;
   /**

@@ -20,7 +20,8 @@ for (const rep of [...new Set(r.runs.map((x) => x.rep))]) {
     const passes = x.monitor.samples + x.monitor.wakeups;
     (out[x.policy] ||= []).push({ rep, order: rs.map((y) => y.policy).join(' > '), busy: busy(x) / busy(ref),
       loop: x.threadCpuNs.loop / ref.threadCpuNs.loop, monitorOfRef: x.threadCpuNs.monitor / busy(ref),
-      usPerPass: passes ? x.threadCpuNs.monitor / 1e3 / passes : null, passesPerRequest: passes / x.requests });
+      usPerPass: passes ? x.threadCpuNs.monitor / 1e3 / passes : null, passesPerRequest: passes / x.requests,
+      usPerRequest: x.threadCpuNs.monitor / 1e3 / x.requests });
   }
 }
 console.log(`${f}: ${r.runs.length} runs, rate ${r.runs[0].rate}/s, ${r.secs} s each`);
@@ -28,9 +29,10 @@ for (const [p, xs] of Object.entries(out)) {
   for (const x of xs) {
     console.log(`  ${p} rep ${x.rep} (${x.order}): busy ${x.busy.toFixed(3)}x, loop thread ${x.loop.toFixed(3)}x` +
       (x.usPerPass ? `, monitor ${(100 * x.monitorOfRef).toFixed(1)}% of the reference's busy time, ` +
-        `${x.passesPerRequest.toFixed(2)} passes a request, ${x.usPerPass.toFixed(1)} us each` : ''));
+        `${x.passesPerRequest.toFixed(2)} passes a request, ${x.usPerPass.toFixed(1)} us each, ${x.usPerRequest.toFixed(0)} us a request` : ''));
   }
   console.log(`  ${p}: median busy ${med(xs.map((x) => x.busy)).toFixed(3)}x` +
     (xs[0].usPerPass ? `, monitor ${(100 * med(xs.map((x) => x.monitorOfRef))).toFixed(1)}% of the reference's busy time, ` +
-      `${med(xs.map((x) => x.passesPerRequest)).toFixed(2)} passes a request, ${med(xs.map((x) => x.usPerPass)).toFixed(1)} us each` : ''));
+      `${med(xs.map((x) => x.passesPerRequest)).toFixed(2)} passes a request, ${med(xs.map((x) => x.usPerPass)).toFixed(1)} us each, ` +
+      `${med(xs.map((x) => x.usPerRequest)).toFixed(0)} us of monitor CPU time a request` : ''));
 }
