@@ -117,8 +117,9 @@ struct QueueMonitor::Shared {
   bool only_vote_woke = false;  // and was its one event (OnCheck)
   bool waited = false;          // this iteration's poll blocked (OnCheck)
 
-  // Monitor thread only: arrivals come less than a look gate apart.
-  bool streaming = false;
+  // Monitor thread only: arrivals come less than a look gate apart; a
+  // boost was held since the last unboosted sleep.
+  bool streaming = false, after_boost = false;
   Baseline events;
 
   std::atomic<bool> stop{false};
@@ -315,6 +316,11 @@ uint64_t HolDue(const QueueMonitor::Shared* s) {
 // Arms the CPU-time timer to fire when the loop thread's CPU clock reads
 // @at.  Absolute: an arm either thread computed a moment before it was
 // made (preempted in between on the shared core) fires early, never late.
+// The kernel checks CPU-time timers at the scheduler tick of the CPU the
+// loop runs on: a fire comes up to one tick (1-4 ms) after @at.  Where the
+// loop does not publish an iteration's start (short iterations that never
+// wait), the look an early fire brings counts that iteration from the
+// look: a bound crossed just after it is seen up to one bound late.
 void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
   if (!s->timer_ready.load(std::memory_order_acquire) || !at) return;
   struct itimerspec its = {};
@@ -500,6 +506,12 @@ void SleepUntilDue(QueueMonitor::Shared* s, bool warm, uint64_t cpu,
   if (warm && threshold < due) due = threshold;
   uint64_t at = due > hol ? cpu + (due - hol) : 0;
   uint64_t gate = LookGate(s, due);
+  // Edges queued while the monitor held a boost (its own vote's wake-up of
+  // the loop among them) came before the look just taken: not arrivals.
+  if (s->after_boost) {
+    ArrivedSince(s);
+    s->after_boost = false;
+  }
   if (s->streaming) {
     SleepGate(s, at, gate);
     s->streaming = ArrivedSince(s);
@@ -508,6 +520,12 @@ void SleepUntilDue(QueueMonitor::Shared* s, bool warm, uint64_t cpu,
   uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
   uint64_t timeout = refused > now ? refused - now : at ? 0 : s->sample_ns;
   if (progressed && (!timeout || timeout > kRefreshNs)) timeout = kRefreshNs;
+  // Without the CPU-time timer (timer_create failed) the bound is looked
+  // at after as much wall-clock time, which CPU time never outruns.
+  if (at && !s->timer_ready.load(std::memory_order_relaxed)) {
+    uint64_t left = due - hol > s->sample_ns ? due - hol : s->sample_ns;
+    if (!timeout || timeout > left) timeout = left;
+  }
   int why = SleepWatching(s, at, timeout);
   s->streaming = why == kArrival && MonoNs() - now < gate;
 }
@@ -558,7 +576,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the nearer bound of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
-  if (asleep && exact) ArmHolTimerAt(s, cpu + HolDue(s));
+  if (asleep && exact && cpu) ArmHolTimerAt(s, cpu + HolDue(s));
   bool boosted = s->boosted_since.load(std::memory_order_acquire) != 0;
   // Events ready now are what the poll returns at once: a backlog that
   // formed while the last iteration ran.  With slow iterations the loop
@@ -689,7 +707,12 @@ void QueueMonitor::Monitor(Shared* s) {
         !Readable(s->backend_fd) && !LoopRunnable(s)) {
       // The loop waits and nothing is queued.
       EndBoost(s, now);
-      // The timer counts the iteration the wait ends in.
+      // The timer counts the iteration the wait ends in; edges queued
+      // while boosted are over (the loop waits with nothing ready).
+      if (s->after_boost) {
+        ArrivedSince(s);
+        s->after_boost = false;
+      }
       if (s->seq.load() == seq) SleepWatching(s, cpu + HolDue(s), 0);
       s->streaming = false;
       last_cpu = LoopCpuNs(s);
@@ -748,6 +771,8 @@ void QueueMonitor::Monitor(Shared* s) {
       }
     }
     if (boosted) {
+      s->streaming = false;
+      s->after_boost = true;
       SleepNs(s, BoostedLook(s, warm, threshold));
     } else {
       SleepUntilDue(s, warm, cpu, hol, threshold, now, progressed);

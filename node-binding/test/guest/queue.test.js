@@ -269,7 +269,7 @@ net.createServer().listen(0, '127.0.0.1', () => setTimeout(() => {
   assert.ok(wakeups * 2 <= iterations, `${wakeups} monitor wake-ups for ${iterations} short iterations`);
 });
 
-test('Queue-Boost: a saturated loop below the thresholds does not wake the monitor, and a long callback in it still boosts', async (t) => {
+test('Queue-Boost: a saturated loop below the thresholds hardly wakes the monitor, and a long callback in it still boosts', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
 const s = eb.start({ gc: false });
@@ -330,7 +330,11 @@ if (!s.active) throw new Error(s.reason);
 // iteration), not once per arrival nor twice per sampleUs.
 const writer = spawn('taskset', ['-c', '0', process.execPath, '-e',
   "const fs = require('fs'); for (;;) { const t = process.hrtime.bigint(); while (process.hrtime.bigint() - t < 1000000n); fs.writeSync(1, 'x'); }"],
-  { stdio: ['ignore', 'pipe', 'ignore'] });
+  { stdio: ['ignore', 'pipe', 'inherit'] });
+// A writer that could not start would leave this waiting for ever.
+let done = false;
+writer.on('exit', (code) => { if (!done) { console.error('the writer exited: ' + code); process.exit(2); } });
+setTimeout(() => { console.error('no stream in 120 s'); process.exit(3); }, 120000).unref();
 let bytes = 0;
 writer.stdout.on('data', (d) => { bytes += d.length; });
 let i = 0, before = null, bytesBefore = 0;
@@ -340,6 +344,7 @@ const tick = () => {
   if (++i === WARM) { before = snap(); bytesBefore = bytes; }
   if (i < WARM + MEASURED) { setImmediate(tick); return; }
   const after = snap();
+  done = true;
   writer.kill();
   console.log(JSON.stringify({ wakeups: after.monitorWakeups - before.monitorWakeups, arrivals: bytes - bytesBefore,
     samples: after.samples - before.samples, iterations: after.iterations - before.iterations, after }));
@@ -358,6 +363,10 @@ writer.stdout.once('data', () => setImmediate(tick));
   // before it about once per iteration plus once per arrival while the
   // loop waited.
   assert.ok(wakeups <= 2 * iterations, `${wakeups} monitor wake-ups for ${iterations} iterations: ` + JSON.stringify(after));
+  // And it looks at the stream at all: a monitor deaf to arrivals (its
+  // edge-triggered watch broken) would pass the bound above with its
+  // once-a-second look.
+  assert.ok(samples * 2 >= iterations, `${samples} looks for ${iterations} iterations of a stream: ` + JSON.stringify(after));
 });
 
 test('Queue-Boost: with a monitor that rarely looks, a long callback is still boosted while it runs', async (t) => {
