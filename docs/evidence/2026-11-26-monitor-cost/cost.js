@@ -12,19 +12,20 @@ const r = JSON.parse(f.endsWith('.gz') ? zlib.gunzipSync(fs.readFileSync(f)) : f
 const busy = (x) => Object.values(x.busyNsByKhz).reduce((a, c) => a + c, 0);
 const med = (a) => { const s = [...a].sort((p, q) => p - q); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const out = {};
-for (const rep of [...new Set(r.runs.map((x) => x.rep))]) {
-  const rs = r.runs.filter((x) => x.rep === rep);
+for (const [svc, rep] of [...new Set(r.runs.map((x) => `${x.service}\t${x.rep}`))].map((k) => k.split('\t'))) {
+  const rs = r.runs.filter((x) => x.service === svc && String(x.rep) === rep);
   const ref = rs.find((x) => x.policy === 'fixed-2.6');
   for (const x of rs) {
     if (x === ref) continue;
     const passes = x.monitor.samples + x.monitor.wakeups;
-    (out[x.policy] ||= []).push({ rep, order: rs.map((y) => y.policy).join(' > '), busy: busy(x) / busy(ref),
+    (out[`${svc} ${x.policy}`] ||= []).push({ rep, order: rs.map((y) => y.policy).join(' > '), busy: busy(x) / busy(ref),
       loop: x.threadCpuNs.loop / ref.threadCpuNs.loop, monitorOfRef: x.threadCpuNs.monitor / busy(ref),
       usPerPass: passes ? x.threadCpuNs.monitor / 1e3 / passes : null, passesPerRequest: passes / x.requests,
       usPerRequest: x.threadCpuNs.monitor / 1e3 / x.requests });
   }
 }
-console.log(`${f}: ${r.runs.length} runs, rate ${r.runs[0].rate}/s, ${r.secs} s each`);
+const rates = [...new Set(r.runs.map((x) => `${x.service} ${x.rate}/s`))].join(', ');
+console.log(`${f}: ${r.runs.length} runs (${rates}), ${r.secs} s each`);
 for (const [p, xs] of Object.entries(out)) {
   for (const x of xs) {
     console.log(`  ${p} rep ${x.rep} (${x.order}): busy ${x.busy.toFixed(3)}x, loop thread ${x.loop.toFixed(3)}x` +
