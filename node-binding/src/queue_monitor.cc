@@ -302,6 +302,10 @@ void DrainSignal(int fd) {
   }
 }
 
+struct timespec Timespec(uint64_t ns) {
+  return {time_t(ns / 1000000000u), long(ns % 1000000000u)};
+}
+
 // The nearer head-of-line bound: the threshold once the baselines are
 // warm, and the overload bound.
 uint64_t HolDue(const QueueMonitor::Shared* s) {
@@ -324,8 +328,7 @@ uint64_t HolDue(const QueueMonitor::Shared* s) {
 void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
   if (!s->timer_ready.load(std::memory_order_acquire) || !at) return;
   struct itimerspec its = {};
-  its.it_value.tv_sec = time_t(at / 1000000000u);
-  its.it_value.tv_nsec = long(at % 1000000000u);
+  its.it_value = Timespec(at);
   timer_settime(s->hol_timer, TIMER_ABSTIME, &its, nullptr);
 }
 
@@ -354,6 +357,14 @@ int TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n) {
 bool ArrivedSince(QueueMonitor::Shared* s) {
   struct epoll_event ev[3];
   return TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, 0)) & kArrival;
+}
+
+// Edges queued while the monitor held a boost (its own vote's wake-up of
+// the loop among them) came before the look that follows it: not arrivals.
+void DropEdgesAfterBoost(QueueMonitor::Shared* s) {
+  if (!s->after_boost) return;
+  ArrivedSince(s);
+  s->after_boost = false;
 }
 
 // Nothing to watch for now: sleep until work arrives for the loop (an fd
@@ -385,7 +396,7 @@ void SleepGate(QueueMonitor::Shared* s, uint64_t arm_at, uint64_t ns) {
   DrainSignal(s->signal_fd);
   ArmHolTimerAt(s, arm_at);
   struct pollfd p[2] = {{s->signal_fd, POLLIN, 0}, {s->wake_fd, POLLIN, 0}};
-  struct timespec ts = {time_t(ns / 1000000000u), long(ns % 1000000000u)};
+  struct timespec ts = Timespec(ns);
   if (ppoll(p, 2, &ts, nullptr) > 0) {
     if (p[0].revents & POLLIN) DrainSignal(s->signal_fd);
     if (p[1].revents & POLLIN) Drain(s->wake_fd);
@@ -404,7 +415,7 @@ void SleepUntilWoken(QueueMonitor::Shared* s) {
 
 void SleepNs(QueueMonitor::Shared* s, uint64_t ns) {
   struct pollfd p = {s->wake_fd, POLLIN, 0};
-  struct timespec ts = {time_t(ns / 1000000000u), long(ns % 1000000000u)};
+  struct timespec ts = Timespec(ns);
   if (ppoll(&p, 1, &ts, nullptr) > 0) Drain(s->wake_fd);
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
@@ -470,11 +481,9 @@ bool SlowIterations(const QueueMonitor::Shared* s) {
 // left to see, and the loop sees most ends itself (OnPrepare).  A look
 // every 4 samples, or every typical iteration, whichever is longer, up to
 // the nearer head-of-line bound.
-uint64_t BoostedLook(const QueueMonitor::Shared* s, bool warm,
-                     uint64_t threshold) {
+uint64_t BoostedLook(const QueueMonitor::Shared* s) {
   uint64_t sample = s->sample_ns;
-  uint64_t due = s->max_delay_ns;
-  if (warm && threshold < due) due = threshold;
+  uint64_t due = HolDue(s);
   uint64_t typical = s->avg_busy_ns.load(std::memory_order_relaxed);
   uint64_t cap = typical > sample ? (typical < due ? typical : due) : sample;
   return cap > 4 * sample ? cap : 4 * sample;
@@ -499,19 +508,12 @@ uint64_t LookGate(const QueueMonitor::Shared* s, uint64_t due) {
 // refused_until; a bound already crossed unboosted (refused) is looked at
 // again then, or a sample later.  While the loop works (@progressed), a
 // look at least every kRefreshNs keeps the baselines learning.
-void SleepUntilDue(QueueMonitor::Shared* s, bool warm, uint64_t cpu,
-                   uint64_t hol, uint64_t threshold, uint64_t now,
-                   bool progressed) {
-  uint64_t due = s->max_delay_ns;
-  if (warm && threshold < due) due = threshold;
+void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
+                   uint64_t now, bool progressed) {
+  uint64_t due = HolDue(s);
   uint64_t at = due > hol ? cpu + (due - hol) : 0;
   uint64_t gate = LookGate(s, due);
-  // Edges queued while the monitor held a boost (its own vote's wake-up of
-  // the loop among them) came before the look just taken: not arrivals.
-  if (s->after_boost) {
-    ArrivedSince(s);
-    s->after_boost = false;
-  }
+  DropEdgesAfterBoost(s);
   if (s->streaming) {
     SleepGate(s, at, gate);
     s->streaming = ArrivedSince(s);
@@ -707,12 +709,8 @@ void QueueMonitor::Monitor(Shared* s) {
         !Readable(s->backend_fd) && !LoopRunnable(s)) {
       // The loop waits and nothing is queued.
       EndBoost(s, now);
-      // The timer counts the iteration the wait ends in; edges queued
-      // while boosted are over (the loop waits with nothing ready).
-      if (s->after_boost) {
-        ArrivedSince(s);
-        s->after_boost = false;
-      }
+      // The timer counts the iteration the wait ends in.
+      DropEdgesAfterBoost(s);
       if (s->seq.load() == seq) SleepWatching(s, cpu + HolDue(s), 0);
       s->streaming = false;
       last_cpu = LoopCpuNs(s);
@@ -744,8 +742,7 @@ void QueueMonitor::Monitor(Shared* s) {
                   : by_hol  ? Why::kHeadOfLine
                             : Why::kOverload;
         if (s->test_vote_delay_ns) {
-          struct timespec d = {time_t(s->test_vote_delay_ns / 1000000000u),
-                               long(s->test_vote_delay_ns % 1000000000u)};
+          struct timespec d = Timespec(s->test_vote_delay_ns);
           nanosleep(&d, nullptr);
           now = MonoNs();
         }
@@ -773,9 +770,9 @@ void QueueMonitor::Monitor(Shared* s) {
     if (boosted) {
       s->streaming = false;
       s->after_boost = true;
-      SleepNs(s, BoostedLook(s, warm, threshold));
+      SleepNs(s, BoostedLook(s));
     } else {
-      SleepUntilDue(s, warm, cpu, hol, threshold, now, progressed);
+      SleepUntilDue(s, cpu, hol, now, progressed);
       woke = true;
     }
   }
