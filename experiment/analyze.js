@@ -354,11 +354,13 @@ for (const ck of new Set(runs.filter((r) => r.after !== undefined).map(caseKey))
 // threads) over its whole window (warm-up and grace too), per request
 // answered in the measured seconds, and the monitor's time as a share of
 // the loop's.  CPU time, not cycles: it is not split by clock.
+// Requests answered in the measured seconds of @rs.
+const answeredIn = (rs) => rs.reduce((a, r) => a + Math.max(0, r.requests - r.censored), 0);
 const cpuSplit = [];
 for (const [k, g] of groups) {
   const rs = g.filter((r) => r.threadCpuNs);
   if (!rs.length) continue;
-  const answered = rs.reduce((a, r) => a + Math.max(0, r.requests - r.censored), 0);
+  const answered = answeredIn(rs);
   const ms = (f) => rs.reduce((a, r) => a + r.threadCpuNs[f], 0) / 1e6 / Math.max(1, answered);
   const c = { case: k, runs: rs.length, loopMs: ms('loop'), monitorMs: ms('monitor'), otherMs: ms('other') };
   c.monitorShareOfLoop = c.loopMs ? c.monitorMs / c.loopMs : NaN;
@@ -368,7 +370,7 @@ for (const [k, g] of groups) {
   if (counted.length) {
     const passes = counted.reduce((a, r) => a + r.monitor.samples + r.monitor.wakeups, 0);
     c.monitorUsPerPass = counted.reduce((a, r) => a + r.threadCpuNs.monitor, 0) / 1e3 / passes;
-    c.monitorPassesPerRequest = passes / Math.max(1, counted.reduce((a, r) => a + r.requests - r.censored, 0));
+    c.monitorPassesPerRequest = passes / Math.max(1, answeredIn(counted));
   }
   cpuSplit.push(c);
   say(`  diagnostic, CPU time per request, ${k}: loop ${num(c.loopMs, 2)} ms, monitor ${num(c.monitorMs, 2)} ms ` +

@@ -606,8 +606,9 @@ async function main() {
             // in each position and after each other policy.  (Until
             // 2026-11-26 a shuffle seeded by the repetition: both services
             // ran one order, and the reference ran last in 3 of 4.)
-            const seed = 1000 * (PHASES.indexOf(ph) + 1) + rep;
-            const order = repetitionOrder(ph.policies, seed - rep, ph.services.indexOf(svc), ph.reps, rep);
+            const phaseSeed = 1000 * (PHASES.indexOf(ph) + 1);
+            const seed = phaseSeed + rep;
+            const order = repetitionOrder(ph.policies, phaseSeed, ph.services.indexOf(svc), ph.reps, rep);
             let after = null;
             for (const p of order) {
               const r = await measured(svc, p, rate, ph, seed, discarded);
