@@ -121,7 +121,8 @@ export interface Stats {
 
 /**
  * Start for the calling thread's event loop; throws only on invalid options: a TypeError
- * (code ERR_INVALID_ARG_TYPE or ERR_INVALID_ARG_VALUE) or a RangeError (ERR_OUT_OF_RANGE).
+ * (code ERR_INVALID_ARG_TYPE, or ERR_INVALID_ARG_VALUE for an unknown option) or a RangeError
+ * (ERR_OUT_OF_RANGE, or ERR_INVALID_ARG_VALUE for an unknown GC kind).
  */
 export function start(options?: StartOptions): StartResult;
 /** Undo everything; safe to call when not started. */
