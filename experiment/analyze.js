@@ -17,6 +17,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { calibrationVerdict, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf } = require('./cpu1');
+const { pairedAnalysis, verdict, ratio: lrRatio, cut: lrCut } = require('./paired');
 
 // ---- Power model --------------------------------------------------------
 // Dynamic power P = C * f * V(f)^2 with the published data of a real core:
@@ -260,6 +261,16 @@ const targets = TARGETS.map((t) => {
   return { ...t, measured: { p999Reduction: o.p999Reduction, ci: o.p999ReductionCI, energyRel: o.energyRel, reps: o.reps },
     confirm, met, shortBy: Math.max(0, t.cut - o.p999Reduction), energyOverBy: Math.max(0, o.energyRel - t.energy) };
 });
+// Beside that rule, the paired statistics of paired.js (decided during the
+// full run of 2026-11-26's evening, before its data were analysed): per-repetition
+// log ratios, Welch t intervals, verdicts only where resolved, energy as
+// price per cycle x work, and the same without pairs that held a
+// repetition's first run.
+const paired = pairedAnalysis(runs, pct);
+for (const t of targets) {
+  const p = paired.find((x) => x.phase === 'headline' && x.policy === t.policy);
+  t.paired = p ? verdict(p, t.cut, t.energy) : null;
+}
 
 // ---- Table ---------------------------------------------------------------
 // Printed, and kept in results.txt beside results.json (what the docs quote).
@@ -419,6 +430,24 @@ for (const t of targets) {
     (t.measured ? `${share(t.measured.p999Reduction)} ${iv(t.measured.ci)} at ${x2(t.measured.energyRel)}: ${t.met ? 'met' : `missed (${miss})`}` : 'not run') +
     (t.confirm ? `; confirm phase (${t.confirm.reps} reps): ${t.confirm.reps ? `${share(t.confirm.p999Reduction)} ${iv(t.confirm.ci)} at ${x2(t.confirm.energyRel)}` : 'not run'}` : ''));
 }
+say('\nPaired per repetition (paired.js): the mean over cases of per-repetition log ratios against the same repetition\'s\n' +
+  '  fixed 2.6 GHz run, 95% Welch t intervals (a bootstrap over 4 repetitions covers about 84%); energy = price per cycle x work;\n' +
+  '  busy at 4.0 GHz: share of busy time; without first: no pair holding a repetition\'s first run (after a calibration block).');
+const pr = (m, f) => (m ? `${f(m.x)} [${f(m.lo)}, ${f(m.hi)}]` : '-');
+// A cut's interval reaches far below zero with 2 repetitions (t at 1 df: 12.7).
+const cutShare = (x) => (x < -9.99 ? '<-999%' : share(x));
+for (const p of paired) {
+  const w = p.withoutFirst;
+  say(`  ${p.phase.padEnd(15)} ${p.policy.padEnd(20)} reps=${p.reps.join('+')} p99.9 cut ${pr(lrCut(p.p999), cutShare)}; energy ${pr(lrRatio(p.energy), x2)} = ` +
+    `price ${pr(lrRatio(p.price), x2)} x work ${pr(lrRatio(p.work), x2)}; busy at 4.0 GHz ${share(p.busyBoosted)}; ` +
+    `without first (reps=${w.reps.join('+') || 0}): cut ${pr(lrCut(w.p999), cutShare)}, energy ${pr(lrRatio(w.energy), x2)}`);
+}
+say('Targets by the paired intervals (met or missed only where the interval resolves it):');
+for (const t of targets) {
+  if (!t.paired) continue;
+  say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.paired.verdict} (cut ${t.paired.cut}, energy ${t.paired.energy}; ` +
+    `cut interval ${t.paired.cutAboveZero ? 'above' : 'not above'} zero)`);
+}
 say('\nPublished figures (another testbed, power measurement and aggregate: context only):');
 for (const o of PUBLISHED) say(`  ${o.policy.padEnd(28)} tail ${share(o.p99Reduction).padStart(6)}   energy ${num(o.energyRel, 2)}x`);
 
@@ -471,7 +500,7 @@ fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
   note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js (a case\'s energy: mJ summed over its runs, idle and uncore power over each run\'s whole window); ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions. raw.json.gz beside this file holds every run.',
   secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT,
   powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE, idleShare: IDLE_SHARE, uncoreShare: UNCORE_SHARE },
-  overall, targets, published: PUBLISHED, cases, testbed, requestWork, carryOver, cpuSplit, gcPerRun,
+  overall, targets, paired, published: PUBLISHED, cases, testbed, requestWork, carryOver, cpuSplit, gcPerRun,
 }, null, 1));
 fs.writeFileSync(path.join(dest, 'results.svg'), svg());
 fs.writeFileSync(path.join(dest, 'results.txt'), `${printed.join('\n')}\n`);

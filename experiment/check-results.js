@@ -3,9 +3,10 @@
 // hold, for every policy run, a case with every scheduled request counted
 // (answered, or censored at the deadline as a worst latency), finite
 // percentiles, energy with and without idle and uncore power, a bootstrap
-// interval, and the hints the kernel saw (every hint a server sent, and
-// some for the oracle, which votes whenever a heavy request is in flight: a
-// short run need not hold the events eventboost's policies boost); no run
+// interval, the paired per-repetition estimates (paired.js), and the
+// hints the kernel saw (every hint a server sent, and some for the
+// oracle, which votes whenever a heavy request is in flight: a short run
+// need not hold the events eventboost's policies boost); no run
 // of the reference may have seen a hint, every run had CPU 0 idle enough
 // for the emulation, split its server's CPU time by thread, and ran in a
 // guest without PTI; every repetition was calibrated before and after (the
@@ -74,6 +75,16 @@ const o = res.overall.find((x) => x.phase === 'headline' && x.policy === (want[0
 check(o && fin(o.p999Reduction, o.p999ReductionMedian, o.p999ReductionGeomean) && Array.isArray(o.p999ReductionCI),
   'per policy: the mean over cases with its interval, the median and the geometric mean');
 check(Array.isArray(res.published) && !('frontier' in res), 'published figures as context only, no frontier claimed');
+// The paired statistics (paired.js) for every policy run: with 2
+// repetitions or more, intervals around their estimates, and energy the
+// product of its price per cycle and its work (sums of the same logs).
+for (const policy of want) {
+  const p = (res.paired || []).find((x) => x.phase === 'headline' && x.policy === policy);
+  const around = (m) => m && fin(m.est, m.lo, m.hi) && m.lo <= m.est && m.est <= m.hi;
+  check(Boolean(p) && fin(p.busyBoosted) && (reps < 2 || (around(p.p999) && around(p.energy) && around(p.price) && around(p.work) &&
+    Math.abs(p.price.est + p.work.est - p.energy.est) < 1e-9 && Boolean(p.withoutFirst))),
+  `${policy}: paired per-repetition estimates${reps >= 2 ? ' with t intervals, energy = price per cycle x work' : ''}`);
+}
 
 check(fs.existsSync(rawFile), 'raw.json.gz written');
 if (fs.existsSync(rawFile)) {

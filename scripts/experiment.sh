@@ -18,6 +18,7 @@ eb_setup_deps || exit 1
 step "the load generator's and the run order's host tests"
 node experiment/test-loadgen.js || exit 1
 node experiment/test-order.js || exit 1
+node experiment/test-paired.js || exit 1
 # The testbed: Linux 7.2 built from Debian unstable's source (once, cached
 # outside the tree, as make check builds it), so that every phase --
 # uclamp's too, which needs CONFIG_UCLAMP_TASK -- runs on one kernel.

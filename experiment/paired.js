@@ -1,0 +1,139 @@
+'use strict';
+// make experiment's paired statistics, beside analyze.js's pooled figures
+// and bootstrap.  Decided on 2026-11-26 (22:00-22:40 UTC) while that
+// evening's full run was running and before any of its data were
+// analysed, after an outside statistical review of the run before it:
+// - Per repetition, a policy's run against its repetition's reference run
+//   (the same arrivals): the log ratio of their p99.9, of their energy, of
+//   their work (cycles) and of their energy per cycle.  Per case the mean
+//   of those; over cases the mean, with a 95% Welch t interval.  A
+//   percentile bootstrap over 4 repetitions covers about 84% (2: 63%).
+// - Verdicts on the issue's targets from those intervals: "met" only when
+//   the whole interval is on the target's side, "missed" only when it is
+//   all beyond it, else "unresolved".  The rule decided before the run
+//   (analyze.js, the point estimates) stays the primary one; this is shown
+//   beside it.
+// - Energy = price per cycle x work: the clock's cost is the first, the
+//   second is the work the run happened to do (its GC cycles) or the
+//   policy added (Queue-Boost's monitor).
+// - Position: the first run after a calibration block does more work; the
+//   same figures without any pair one of whose runs was first.
+
+const mean = (xs) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : NaN);
+const variance = (xs) => {
+  const m = mean(xs);
+  return xs.length > 1 ? xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1) : NaN;
+};
+// Student's t, 97.5th percentile, for 1..30 degrees of freedom; past that
+// 1.96 + 2.4/df (within 0.002 of the table's 40, 60, 120).
+const T975 = [NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+  2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042];
+// Non-integer degrees of freedom (Welch) are rounded down: the interval is
+// a little wider, never narrower.
+function t975(df) {
+  if (!(df >= 1)) return NaN;
+  if (df === Infinity) return 1.96;
+  const d = Math.floor(df);
+  return d < T975.length ? T975[d] : 1.96 + 2.4 / d;
+}
+
+// @byCase: per case, its per-repetition values.  The mean over cases of
+// the cases' means, its standard error and a 95% t interval with
+// Welch-Satterthwaite degrees of freedom.  null unless every case has 2
+// repetitions or more (one gives no spread).
+function meanOverCases(byCase) {
+  if (!byCase.length || byCase.some((xs) => xs.length < 2)) return null;
+  const C = byCase.length;
+  const parts = byCase.map((xs) => variance(xs) / xs.length / (C * C));
+  const se2 = parts.reduce((a, x) => a + x, 0);
+  const est = mean(byCase.map(mean));
+  const denom = parts.reduce((a, x, i) => a + x * x / (byCase[i].length - 1), 0);
+  const df = denom > 0 ? se2 * se2 / denom : Infinity;
+  const half = se2 > 0 ? t975(df) * Math.sqrt(se2) : 0;
+  return { est, lo: est - half, hi: est + half, se: Math.sqrt(se2), df, reps: byCase.map((xs) => xs.length) };
+}
+
+// Where a log-ratio estimate stands against a bound on the ratio:
+// 'below' when its whole interval is under @bound, 'above' when all of it
+// is over, else 'unresolved'.
+function side(m, bound) {
+  if (!m) return 'unresolved';
+  const b = Math.log(bound);
+  if (m.hi < b) return 'below';
+  if (m.lo > b) return 'above';
+  return 'unresolved';
+}
+
+// The target of one policy, from its paired estimates: the p99.9 cut at or
+// past @cut (its ratio at or under 1 - cut) and the energy at or under
+// @energy, each resolved.
+function verdict(p, cut, energy) {
+  const c = side(p.p999, 1 - cut);
+  const e = side(p.energy, energy);
+  const zero = side(p.p999, 1);
+  let v = 'unresolved';
+  if (c === 'below' && e === 'below') v = 'met';
+  else if (c === 'above' || e === 'above') v = 'missed';
+  return { verdict: v, cut: c === 'below' ? 'met' : c === 'above' ? 'missed' : 'unresolved',
+    energy: e === 'below' ? 'met' : e === 'above' ? 'missed' : 'unresolved', cutAboveZero: zero === 'below' };
+}
+
+// One run's figures for the ratios: @pct and @energyOf are analyze.js's.
+function figures(rs, pct) {
+  const lat = Float64Array.from(rs.flatMap((r) => r.latMs)).sort();
+  const sum = (f) => rs.reduce((a, r) => a + r[f], 0);
+  const busy = rs.reduce((a, r) => a + Object.values(r.busyNsByKhz).reduce((x, y) => x + y, 0), 0);
+  const fast = rs.reduce((a, r) => a + (r.busyNsByKhz[4000000] || 0), 0);
+  return { p999: pct(lat, 0.999), energy: sum('energy'), cycles: sum('cycles'), busyBoosted: busy ? fast / busy : NaN };
+}
+
+// @runs: analyze.js's runs (energy and cycles set), in the order they ran.
+// Returns, per phase and policy with a reference, the paired estimates
+// over its cases, and the same without pairs that held a repetition's
+// first run.
+function pairedAnalysis(runs, pct, ref = 'fixed-2.6') {
+  const key = (r) => `${r.phase}|${r.service}|${r.loadFactor}`;
+  const first = new Set();
+  const seen = new Set();
+  for (const r of runs) {
+    const k = `${key(r)}|${r.rep}`;
+    if (!seen.has(k)) first.add(r);
+    seen.add(k);
+  }
+  const out = [];
+  for (const phase of [...new Set(runs.map((r) => r.phase))]) {
+    const inPhase = runs.filter((r) => r.phase === phase);
+    for (const policy of [...new Set(inPhase.map((r) => r.policy))]) {
+      if (policy === ref) continue;
+      const perCase = (dropFirst) => [...new Set(inPhase.map(key))].map((ck) => {
+        const mine = inPhase.filter((r) => key(r) === ck && r.policy === policy);
+        const refs = inPhase.filter((r) => key(r) === ck && r.policy === ref);
+        const reps = [...new Set(mine.map((r) => r.rep))].filter((rep) => refs.some((r) => r.rep === rep)).sort((a, b) => a - b);
+        const pairs = reps.map((rep) => [mine.filter((r) => r.rep === rep), refs.filter((r) => r.rep === rep)])
+          .filter(([a, b]) => !dropFirst || ![...a, ...b].some((r) => first.has(r)))
+          .map(([a, b]) => [figures(a, pct), figures(b, pct)]);
+        return { case: ck, pairs };
+      }).filter((c) => c.pairs.length);
+      const estimate = (cs) => {
+        const lr = (f) => meanOverCases(cs.map((c) => c.pairs.map(([a, b]) => Math.log(f(a) / f(b)))));
+        return {
+          cases: cs.length, reps: cs.map((c) => c.pairs.length),
+          p999: lr((x) => x.p999), energy: lr((x) => x.energy), work: lr((x) => x.cycles),
+          price: lr((x) => x.energy / x.cycles),
+          busyBoosted: mean(cs.map((c) => mean(c.pairs.map(([a]) => a.busyBoosted)))),
+        };
+      };
+      const all = perCase(false);
+      if (!all.length) continue;
+      out.push({ phase, policy, ...estimate(all), withoutFirst: estimate(perCase(true)) });
+    }
+  }
+  return out;
+}
+
+// A log-ratio estimate as a ratio and its interval; as a cut (1 - ratio).
+const ratio = (m) => (m ? { x: Math.exp(m.est), lo: Math.exp(m.lo), hi: Math.exp(m.hi) } : null);
+const cut = (m) => (m ? { x: 1 - Math.exp(m.est), lo: 1 - Math.exp(m.hi), hi: 1 - Math.exp(m.lo) } : null);
+
+module.exports = { t975, meanOverCases, side, verdict, pairedAnalysis, ratio, cut };
