@@ -2,8 +2,8 @@
 // Inside the experiment guest (run_in_guest.sh starts it on CPU 0): every
 // phase of config.json, service x rate x policy, policies in a balanced order,
 // repeated; each run records every scheduled request's latency (loadgen.js:
-// open loop, from the scheduled time, unanswered ones censored at the
-// deadline), the server CPU's busy time per frequency (ebtest_cpufreq
+// open loop, from the scheduled time, unanswered and failed ones at the
+// run's worst latency), the server CPU's busy time per frequency (ebtest_cpufreq
 // emulate=1), its time in state, eventboost's counters, the hints every
 // server of the service tried to send, and how busy CPU 0 was.  The load
 // comes from outside the guest (load-agent.js on the host, at
@@ -351,7 +351,9 @@ async function run(svc, p, rate, ph, seed) {
     service: svc.name, policy: p.name, gov: p.gov, phase: ph.name, pin: ph.pin, forcedGc: ph.forcedGc, fixedPct: ph.fixedPct,
     rate, wall, secs: SECS, seed,
     // Every request scheduled in the measured seconds; censored: not
-    // answered by the deadline (latency = deadline - scheduled time).
+    // answered by the deadline, errors: answered with a failure (either's
+    // latency: the run's worst, deadline - end of the warm-up; until
+    // 2026-11-26 a censored one's was deadline - its scheduled time).
     requests: lat.length, expected: lg.scheduled, censored: lg.censored, errors: lg.errors,
     rps: (lat.length - lg.censored) / SECS,
     p50: pct(lat, 0.5), p99: pct(lat, 0.99), p999: pct(lat, 0.999),

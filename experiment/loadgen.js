@@ -10,13 +10,16 @@
 // server or a late generator is measured, not omitted.  The run waits
 // until every request is answered or GRACE seconds after the last
 // scheduled time (the deadline), whichever comes first; a
-// request not answered by then (not sent, or sent and not answered) gets
-// the latency deadline - scheduled time and counts as censored: a lower
-// bound of its latency, never a missing one.  The warm-up is filtered by
-// scheduled time.
+// request not answered by then (not sent, or sent and not answered)
+// counts as censored, and one answered with a failure (non-2xx, a reset)
+// as an error: either gets the worst latency of the run, deadline - end
+// of the warm-up, which no answered request can exceed -- never a missing
+// one, nor a short one (until 2026-11-26 a censored request got deadline -
+// its own scheduled time, less than a slow answer's near the end, and a
+// failed one its own).  The warm-up is filtered by scheduled time.
 //   const r = await openLoop({ port, rate, secs, warm, grace, seed, path })
-//   r.lat: every measured request's latency (ms), sorted, censored ones
-//   included; r.scheduled, r.censored, r.errors (non-2xx or failed),
+//   r.lat: every measured request's latency (ms), sorted, censored and
+//   failed ones included; r.scheduled, r.censored, r.errors (non-2xx or failed),
 //   r.firstError (the first failure's message, or null).
 // `path` is a string or a function (random) -> path.
 const http = require('node:http');
@@ -53,6 +56,9 @@ function openLoop(opts) {
   const agent = new http.Agent({ keepAlive: true, maxSockets, timeout: 2000 });
   let firstError = null;
   const deadline = (warm + secs + grace) * 1000;
+  // No measured request (scheduled after the warm-up) answered by the
+  // deadline can have waited longer.
+  const worst = deadline - warm * 1000;
   return new Promise((resolve) => {
     const t0 = performance.now();
     let next = 0;
@@ -95,24 +101,21 @@ function openLoop(opts) {
       let censored = 0;
       let errors = 0;
       let scheduled = 0;
+      // Answered after the deadline counts as not answered by it.
+      const unanswered = (r) => r.done === undefined || r.done > deadline;
+      const latency = (r) => (unanswered(r) || !r.ok ? worst : r.done - r.at);
       for (const r of reqs) {
         if (!r.measured) continue;
         scheduled++;
-        // Answered after the deadline counts as not answered by it.
-        if (r.done === undefined || r.done > deadline) {
-          censored++;
-          lat.push(deadline - r.at);
-        } else {
-          if (!r.ok) errors++;
-          lat.push(r.done - r.at);
-        }
+        if (unanswered(r)) censored++;
+        else if (!r.ok) errors++;
+        lat.push(latency(r));
       }
       // Per measured request, in schedule order: [scheduled ms, how late
-      // it was sent (ms), latency ms (the deadline's for a censored one),
-      // its path] from the run's start (t0: epoch ms), for looking at when
-      // the slow ones came.
-      const raw = reqs.filter((r) => r.measured).map((r) => [r.at, (r.sentAt ?? NaN) - r.at,
-        (r.done === undefined || r.done > deadline ? deadline : r.done) - r.at, r.path]);
+      // it was sent (ms), latency ms (the worst for a censored or failed
+      // one), its path] from the run's start (t0: epoch ms), for looking
+      // at when the slow ones came.
+      const raw = reqs.filter((r) => r.measured).map((r) => [r.at, (r.sentAt ?? NaN) - r.at, latency(r), r.path]);
       lat.sort((a, b) => a - b);
       resolve({ lat, raw, t0: performance.timeOrigin + t0, scheduled, censored, errors, firstError,
         sent: reqs.filter((r) => r.sent).length });
