@@ -418,7 +418,7 @@ say('\nPer phase and policy, over its cases: p99.9 cut mean [95% CI] (median, ge
 const x2 = (v) => `${num(v, 2)}x`;
 for (const o of overall) {
   say(`  ${o.phase.padEnd(15)} ${o.policy.padEnd(20)} reps=${o.reps} cases=${o.cases} ${share(o.p999ReductionCI ? o.p999Reduction : NaN).padStart(6)} ${iv(o.p999ReductionCI).padEnd(17)} ` +
-    `(median ${share(o.p999ReductionMedian)}, geomean ${share(o.p999ReductionGeomean)})  energy ${x2(o.energyRel)} ${iv(o.energyRelCI, x2)}; ${x2(o.energyFullRel)}; ` +
+    `(median ${o.cases <= 2 ? `= mean over ${o.cases}` : share(o.p999ReductionMedian)}, geomean ${share(o.p999ReductionGeomean)})  energy ${x2(o.energyRel)} ${iv(o.energyRelCI, x2)}; ${x2(o.energyFullRel)}; ` +
     `work ${x2(o.workRel)}, p99 cut ${share(o.p99Reduction)} ${iv(o.p99ReductionCI)}, at 4.0 GHz ${share(o.boostedShare)}`);
 }
 say(`\nTargets (headline phase, mean over cases, interval excluding zero${chosen ? `; ${chosen} also cut the p99.9 in the confirm phase` : ''}):`);
