@@ -98,7 +98,7 @@ async function measure(kind, eb, seed) {
   let r;
   if (kind === 'service') {
     const lg = await openLoop({ rate: RATE, secs: SECS, warm: 2, seed });
-    r = { requests: lg.scheduled, censored: lg.censored, errors: lg.errors, rps: (lg.scheduled - lg.censored) / SECS,
+    r = { requests: lg.scheduled, censored: lg.censored, errors: lg.errors, rps: (lg.scheduled - lg.censored - lg.errors) / SECS,
       p50: pct(lg.lat, 0.5), p99: pct(lg.lat, 0.99), mean: lg.lat.reduce((a, x) => a + x, 0) / lg.lat.length,
       t0: lg.t0, raw: lg.raw.map(([at, late, ms, p]) => [+at.toFixed(1), +late.toFixed(1), +ms.toFixed(2), p === '/heavy' ? 1 : 0]) };
   } else {

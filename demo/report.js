@@ -113,12 +113,16 @@ console.log(`   the service's GCs: ${majors(side('off'))} major (mark-compact) o
 // busy at the clock it slowed) per request answered: the same arrivals
 // should cost the same work either way.
 const cycles = (r) => Object.entries(r.busyNsByKhz || {}).reduce((a, [khz, ns]) => a + Number(khz) * ns, 0);
-if (d.service.every((p) => cycles(p.on) > 0 && cycles(p.off) > 0 && p.on.raw.length > p.on.censored && p.off.raw.length > p.off.censored)) {
-  const work = (r) => cycles(r) / (r.raw.length - r.censored);
+const answered = (r) => r.raw.length - r.censored - (r.errors || 0);
+if (d.service.every((p) => cycles(p.on) > 0 && cycles(p.off) > 0 && answered(p.on) > 0 && answered(p.off) > 0)) {
+  const work = (r) => cycles(r) / answered(r);
   console.log(`   CPU 1's work per request (cycles), on against off, per pair: ${d.service.map((p) => `${(work(p.on) / work(p.off)).toFixed(2)}x`).join(', ')}`);
 }
 const cens = d.service.reduce((a, p) => a + p.on.censored + p.off.censored, 0);
-if (cens) console.log(`   ${cens} requests not answered by the deadline (counted at their worst latency)`);
+const failed = d.service.reduce((a, p) => a + (p.on.errors || 0) + (p.off.errors || 0), 0);
+if (cens || failed) {
+  console.log(`   ${cens} requests not answered by the deadline and ${failed} failed (each counted at its run's worst latency)`);
+}
 console.log('   eventboost on vs off:');
 compare(d.service, pooled.p99, 'p99 latency');
 compare(d.service, pooled.mean, 'mean latency');

@@ -355,7 +355,7 @@ async function run(svc, p, rate, ph, seed) {
     // latency: the run's worst, deadline - end of the warm-up; until
     // 2026-11-26 a censored one's was deadline - its scheduled time).
     requests: lat.length, expected: lg.scheduled, censored: lg.censored, errors: lg.errors,
-    rps: (lat.length - lg.censored) / SECS,
+    rps: (lat.length - lg.censored - lg.errors) / SECS,
     p50: pct(lat, 0.5), p99: pct(lat, 0.99), p999: pct(lat, 0.999),
     latMs: lat.map((x) => Math.round(x * 100) / 100),
     tailAt: tailTimes(lg, WARM * 1000),

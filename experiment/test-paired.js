@@ -23,6 +23,8 @@ check('t quantiles: the table, rounded-down degrees of freedom, the large-df for
   near(t975(3), 3.182, 1e-9, 't(3)');
   near(t975(3.9), 3.182, 1e-9, 't(3.9)');
   near(t975(40), 2.021, 0.002, 't(40)');
+  // Past the table, never narrower than Student's t (31: 2.0395, 100: 1.9840).
+  assert.ok(t975(31) >= 2.0395 && t975(100) >= 1.9840, `t(31) ${t975(31)}, t(100) ${t975(100)}`);
   near(t975(120), 1.980, 0.002, 't(120)');
   assert.ok(Number.isNaN(t975(0.5)), 'no interval below one degree of freedom');
 });
@@ -70,6 +72,12 @@ check('verdicts: met only when resolved, missed when resolved beyond, else unres
   // A cut of -10% to 60% does not exclude zero.
   assert.strictEqual(verdict({ p999: est(L(0.4), L(1.1)), energy: est(L(1.0), L(1.05)) }, 0.163, 1.10).cutAboveZero, false);
   assert.strictEqual(verdict({ p999: null, energy: null }, 0.163, 1.10).verdict, 'unresolved');
+  // The chosen variant: met only if its confirm phase's cut is resolved above zero too.
+  const good = { p999: est(L(0.5), L(0.7)), energy: est(L(1.02), L(1.08)) };
+  assert.strictEqual(verdict(good, 0.163, 1.10, { p999: est(L(0.3), L(1.4)) }).verdict, 'unresolved');
+  assert.strictEqual(verdict(good, 0.163, 1.10, null).verdict, 'unresolved', 'no confirm phase run');
+  const ok = verdict(good, 0.163, 1.10, { p999: est(L(0.3), L(0.8)) });
+  assert.deepStrictEqual([ok.verdict, ok.confirmed], ['met', true]);
 });
 
 check('pairing: each repetition against its own reference run; first runs left out on request', () => {
@@ -99,6 +107,39 @@ check('pairing: each repetition against its own reference run; first runs left o
   near(Math.exp(p.withoutFirst.work.est), 1, 1e-12, 'work without the pairs that held a first run');
   assert.deepStrictEqual(p.withoutFirst.reps, [3, 3]);
   near(p.busyBoosted, 0.25, 1e-12, 'share of busy time at 4.0 GHz');
+});
+
+check('censored runs: a pair whose p99.9 is a censored request\'s is left out of the p99.9 and counted', () => {
+  const pct = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  // 1000 requests a run: the p99.9 is the 2nd largest, so 2 censored make it one.
+  const lat = (top) => [...Array.from({ length: 998 }, (_, i) => i / 100), top, top];
+  const run = (rep, policy, p999, censored) => ({ phase: 'headline', service: 'a', loadFactor: 0.7, rep, policy,
+    latMs: lat(p999), censored, errors: 0, energy: 10, cycles: 100, busyNsByKhz: { 2600000: 1 } });
+  const runs = [];
+  for (let rep = 0; rep < 3; rep++) runs.push(run(rep, 'fixed-2.6', 100, 0), run(rep, 'eb', 50, 0));
+  runs.push(run(3, 'fixed-2.6', 95000, 2), run(3, 'eb', 95000, 2));
+  const p = pairedAnalysis(runs, pct).find((x) => x.policy === 'eb');
+  assert.strictEqual(p.censoredPairs, 1);
+  assert.deepStrictEqual(p.reps, [4]);
+  near(cut(p.p999).x, 0.5, 1e-12, 'the cut of the three open pairs');
+});
+
+check('first runs: one per repetition, before all its rates', () => {
+  const pct = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const run = (rep, loadFactor, policy, p999, cycles) => ({ phase: 'headline', service: 'a', loadFactor, rep, policy,
+    latMs: [1, p999], energy: cycles / 10, cycles, busyNsByKhz: { 2600000: 1 } });
+  const runs = [];
+  // Per repetition: a calibration block, then rate 0.5 (other first), then
+  // rate 0.7, whose first run (eb) follows rate 0.5's runs, not a block.
+  for (let rep = 0; rep < 3; rep++) {
+    runs.push(run(rep, 0.5, 'other', 100, 200), run(rep, 0.5, 'fixed-2.6', 100, 100), run(rep, 0.5, 'eb', 50, 100));
+    runs.push(run(rep, 0.7, 'eb', 50, 100), run(rep, 0.7, 'fixed-2.6', 100, 100), run(rep, 0.7, 'other', 100, 100));
+  }
+  const p = pairedAnalysis(runs, pct).find((x) => x.policy === 'eb');
+  assert.deepStrictEqual(p.withoutFirst.reps, [3, 3], 'no eb pair held a repetition\'s first run');
+  const o = pairedAnalysis(runs, pct).find((x) => x.policy === 'other');
+  assert.deepStrictEqual(o.withoutFirst.reps, [0, 3], 'other ran first at rate 0.5 only');
+  assert.strictEqual(o.withoutFirst.p999, null, 'a case left without pairs gives no interval; it is not dropped');
 });
 
 if (failed) {

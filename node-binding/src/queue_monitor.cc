@@ -685,9 +685,9 @@ void QueueMonitor::Monitor(Shared* s) {
       busy_cpu = hol_base;
     } else if (counted != busy_counted) {
       // Iterations above the threshold teach the baseline at an eighth of
-      // the weight: a step in the work stays boosted for minutes, and is
-      // learnt only if it stays.  A vote's wake-up is no iteration here
-      // (counted_seq): its CPU time joins the next one's.
+      // the weight: a step in the work stays boosted for tens of seconds,
+      // and is learnt only if it stays.  A vote's wake-up is no iteration
+      // here (counted_seq): its CPU time joins the next one's.
       double x = double(cpu - busy_cpu), n = double(counted - busy_counted);
       double w = x / n > double(HolThreshold(s)) ? 0.125 : 1;
       busy.Add(x * w, now, n * w);
