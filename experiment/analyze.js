@@ -261,11 +261,11 @@ const targets = TARGETS.map((t) => {
   return { ...t, measured: { p999Reduction: o.p999Reduction, ci: o.p999ReductionCI, energyRel: o.energyRel, reps: o.reps },
     confirm, met, shortBy: Math.max(0, t.cut - o.p999Reduction), energyOverBy: Math.max(0, o.energyRel - t.energy) };
 });
-// Beside that rule, the paired statistics of paired.js (decided during the
-// full run of 2026-11-26's evening, before its data were analysed): per-repetition
-// log ratios, Welch t intervals, verdicts only where resolved, energy as
-// price per cycle x work, and the same without pairs that held a
-// repetition's first run.
+// Beside that rule, the paired statistics of paired.js (decided during
+// the full run of 2026-11-26's evening, before its data were analysed):
+// per-repetition log ratios, Welch t intervals, verdicts only where
+// resolved, energy as price per cycle x work, and the same without pairs
+// that held a repetition's first run.
 const paired = pairedAnalysis(runs, pct);
 for (const t of targets) {
   const p = paired.find((x) => x.phase === 'headline' && x.policy === t.policy);
@@ -503,7 +503,7 @@ function svg() {
 
 fs.mkdirSync(dest, { recursive: true });
 fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
-  note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js (a case\'s energy: mJ summed over its runs, idle and uncore power over each run\'s whole window); ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions. raw.json.gz beside this file holds every run.',
+  note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js (a case\'s energy: mJ summed over its runs, idle and uncore power over each run\'s whole window); ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions, and in paired 95% Welch t intervals over per-repetition log ratios (paired.js). raw.json.gz beside this file holds every run.',
   secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT,
   powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE, idleShare: IDLE_SHARE, uncoreShare: UNCORE_SHARE },
   overall, targets, paired, published: PUBLISHED, cases, testbed, requestWork, carryOver, cpuSplit, gcPerRun,
