@@ -30,7 +30,7 @@ bool eb_task_gone(struct task_struct *task)
 
 /*
  * The watchdog of the policy the votes count on; while that CPU is not
- * governed (hotplug, governor switch), the last one seen.
+ * governed (another governor, its policy offline), the last one seen.
  */
 static u64 eb_client_max_ns(struct eb_client *c)
 {
@@ -211,6 +211,8 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 		/*
 		 * Not governed by eventboost: no vote, and no timer work for
 		 * it, where no budget applies.  Harmless, so not an error.
+		 * (A policy stopped while a CPU leaves or joins it is still
+		 * governed: the vote waits for its start.)
 		 */
 		from = eb_client_set_votes(c, 0, -1, now);
 		raw_spin_unlock_irqrestore(&c->lock, flags);

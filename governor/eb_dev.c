@@ -18,6 +18,21 @@
 
 #include "eb_internal.h"
 
+/*
+ * The ABI is fixed: a structure's size is part of its ioctl number, and
+ * every __u64 sits 8-aligned so that 32-bit callers (compat_ptr_ioctl)
+ * see the same layout as 64-bit ones.
+ */
+static_assert(sizeof(struct eb_version) == 32);
+static_assert(sizeof(struct eb_boost_for) == 16);
+static_assert(offsetof(struct eb_boost_for, reserved) == 8);
+static_assert(sizeof(struct eb_bind) == 16);
+static_assert(offsetof(struct eb_bind, reserved) == 8);
+static_assert(sizeof(struct eb_client_info) == 40);
+static_assert(offsetof(struct eb_client_info, timed_left_us) == 16);
+static_assert(sizeof(struct eb_policy_stats) == 320);
+static_assert(offsetof(struct eb_policy_stats, hints) == 40);
+
 static ushort dev_mode = 0660;
 module_param(dev_mode, ushort, 0444);
 MODULE_PARM_DESC(dev_mode, "Mode of /dev/eventboost (default 0660; group from udev)");

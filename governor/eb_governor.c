@@ -236,6 +236,7 @@ static int eb_gov_init(struct cpufreq_policy *policy)
 				 &ebp->tunables_hook);
 		policy->governor_data = ebp;
 		mutex_unlock(&eb_global_tunables_lock);
+		eb_policy_govern(ebp);
 		return 0;
 	}
 
@@ -265,6 +266,7 @@ static int eb_gov_init(struct cpufreq_policy *policy)
 	if (!have_governor_per_policy())
 		eb_global_tunables = t;
 	mutex_unlock(&eb_global_tunables_lock);
+	eb_policy_govern(ebp);
 	return 0;
 
 unlock:
@@ -284,6 +286,7 @@ static void eb_gov_exit(struct cpufreq_policy *policy)
 	struct eb_policy *ebp = policy->governor_data;
 	struct eb_tunables *t = ebp->tunables;
 
+	eb_policy_ungovern(ebp);
 	mutex_lock(&eb_global_tunables_lock);
 	/*
 	 * The last user takes the files out of sysfs first, which waits for

@@ -158,12 +158,15 @@ struct eb_policy {
 /*
  * The per-CPU vote registry (eb_votes.c): the clients voting on each CPU,
  * and the policy that governs it.  eb_policy.c sets and clears the policy
- * pointers at start and stop; eb_decide() adds up the votes of a policy's
- * CPUs.
+ * pointers: ebp at start and stop, gov at init and exit (a policy stops
+ * and starts again under its other CPUs when one of them leaves or joins
+ * it, and stays governed meanwhile); eb_decide() adds up the votes of a
+ * policy's CPUs.
  */
 struct eb_cpu {
 	atomic_t votes;				/* clients voting here */
-	struct eb_policy __rcu *ebp;		/* set while governed */
+	struct eb_policy __rcu *ebp;		/* set while started */
+	struct eb_policy __rcu *gov;		/* set from init to exit */
 };
 
 DECLARE_PER_CPU(struct eb_cpu, eb_cpus);
@@ -214,6 +217,8 @@ struct eb_client {
 /* eb_policy.c */
 int eb_policy_init_state(struct eb_policy *ebp, work_func_t budget_spent);
 void eb_policy_exit_state(struct eb_policy *ebp);
+void eb_policy_govern(struct eb_policy *ebp);
+void eb_policy_ungovern(struct eb_policy *ebp);
 void eb_policy_start(struct eb_policy *ebp);
 void eb_policy_stop(struct eb_policy *ebp);
 void eb_policy_limits(struct eb_policy *ebp);

@@ -54,6 +54,30 @@ void eb_policy_exit_state(struct eb_policy *ebp)
 		kthread_destroy_worker(ebp->worker);
 }
 
+/*
+ * From init to exit the policy's CPUs are governed, also while it is
+ * stopped: the clients find its tunables (budget, watchdog) there, and a
+ * hint then keeps its votes for the start that follows to count.
+ */
+void eb_policy_govern(struct eb_policy *ebp)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, ebp->policy->related_cpus)
+		rcu_assign_pointer(per_cpu(eb_cpus, cpu).gov, ebp);
+}
+
+/* Before the tunables and ebp are freed: no client reads them after. */
+void eb_policy_ungovern(struct eb_policy *ebp)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, ebp->policy->related_cpus)
+		if (rcu_access_pointer(per_cpu(eb_cpus, cpu).gov) == ebp)
+			RCU_INIT_POINTER(per_cpu(eb_cpus, cpu).gov, NULL);
+	synchronize_rcu();
+}
+
 void eb_policy_start(struct eb_policy *ebp)
 {
 	u64 now = ktime_get_ns();
@@ -76,6 +100,12 @@ void eb_policy_start(struct eb_policy *ebp)
 
 	for_each_cpu(cpu, ebp->policy->cpus)
 		rcu_assign_pointer(per_cpu(eb_cpus, cpu).ebp, ebp);
+	/*
+	 * A hint while stopped counted its vote, then found no ebp to decide
+	 * (eb_cpu_vote_add() orders the two): pair with it, so that either
+	 * it sees ebp or the decision below sees its vote.
+	 */
+	smp_mb();
 	eb_policy_retune(ebp);
 }
 

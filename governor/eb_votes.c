@@ -9,6 +9,7 @@
 #include <linux/cpufreq.h>
 #include <linux/compiler.h>
 #include <linux/cpumask.h>
+#include <linux/nospec.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 
@@ -121,7 +122,7 @@ unsigned int eb_cpu_max_boost_us(int cpu)
 	struct eb_policy *ebp;
 
 	rcu_read_lock();
-	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).gov);
 	if (ebp)
 		us = READ_ONCE(ebp->tunables->max_boost_us);
 	rcu_read_unlock();
@@ -139,7 +140,7 @@ u64 eb_cpu_client_budget_ns(int cpu)
 	unsigned int pct = 0;
 
 	rcu_read_lock();
-	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).gov);
 	if (ebp)
 		pct = READ_ONCE(ebp->tunables->budget_pct);
 	rcu_read_unlock();
@@ -161,6 +162,8 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st)
 
 	if (st->cpu >= nr_cpu_ids || !cpu_possible(st->cpu))
 		return -EINVAL;
+	/* A user's index into per-CPU data: not past the check, even speculatively. */
+	st->cpu = array_index_nospec(st->cpu, nr_cpu_ids);
 	policy = cpufreq_cpu_get(st->cpu);
 	if (!policy)
 		return -ENODEV;

@@ -1572,6 +1572,74 @@ TEST_F(eb, cpu_hotplug_with_votes)
 	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
 }
 
+struct hint_loop_arg {
+	int fd, cpu, stop;
+	long n, errors;
+};
+
+/* Queue hints as fast as they go, until told to stop. */
+static void *queue_hint_loop(void *p)
+{
+	struct hint_loop_arg *a = p;
+
+	pin(a->cpu);
+	while (!__atomic_load_n(&a->stop, __ATOMIC_RELAXED)) {
+		if (hint(a->fd, a->n & 1 ? EB_IOC_QUEUE_IDLE : EB_IOC_QUEUE_BUSY))
+			a->errors++;
+		a->n++;
+	}
+	return NULL;
+}
+
+/*
+ * A CPU leaving or joining a shared policy stops and restarts its governor
+ * under the policy's other CPUs.  A hint that comes in between is still on
+ * a governed CPU: it must keep the client's other votes (here a GC that
+ * has not ended), not end them as on a CPU eventboost does not govern.
+ */
+TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
+{
+	struct hint_loop_arg a = { 0 };
+	struct eb_client_info ci;
+	int stay = -1, pol;
+	char path[96];
+	pthread_t t;
+
+	for (int cpu = 0; cpu < self->last_cpu && stay < 0; cpu++)
+		if (policy_of(cpu) == self->pol_last)
+			stay = cpu;
+	if (stay < 0)
+		SKIP(return, "the last CPU shares no policy (shared and cluster modes do)");
+	pol = self->pol_last;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", self->last_cpu);
+
+	ASSERT_EQ(0, pin(stay));
+	a.fd = eb_open();
+	ASSERT_GE(a.fd, 0);
+	a.cpu = stay;
+	ASSERT_EQ(0, hint(a.fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	ASSERT_EQ(0, pthread_create(&t, NULL, queue_hint_loop, &a));
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ(0, eb_write_str(path, "0"));
+		ASSERT_EQ(0, eb_write_str(path, "1"));
+	}
+	__atomic_store_n(&a.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	ASSERT_EQ(0, pin(stay));
+	/* The GC vote alone is left to hold the boost. */
+	ASSERT_EQ(0, hint(a.fd, EB_IOC_QUEUE_IDLE));
+
+	ci = client_info(a.fd);
+	EXPECT_EQ(0, a.errors);
+	EXPECT_TRUE(ci.votes & EB_VOTE_GC)
+		TH_LOG("votes %#x after %ld queue hints", ci.votes, a.n);
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
+	ASSERT_EQ(0, hint(a.fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	close(a.fd);
+}
+
 /*
  * The tunables are the operator's energy policy (issue 24): a switch to
  * another governor and back ends the governor's instance but keeps them,
