@@ -20,6 +20,7 @@ static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool fast)
 	u64 lat = 0;
 
 	ebp->applied_khz = khz;
+	ebp->change_ns = ktime_get_ns();
 	ebp->cnt.applied++;
 	if (ebp->hint_ns) {
 		u64 us;
@@ -74,6 +75,7 @@ void eb_apply_slow(struct eb_policy *ebp)
 {
 	unsigned long flags;
 	unsigned int khz;
+	bool again = false;
 	int ret;
 
 	mutex_lock(&ebp->work_lock);
@@ -82,10 +84,15 @@ void eb_apply_slow(struct eb_policy *ebp)
 	/*
 	 * A decision made while the driver ran was compared with the old
 	 * applied_khz and may have been filtered as a no-op: once applied,
-	 * apply the latest target too, until they agree.
+	 * apply the latest target too, until they agree.  A boost found so
+	 * passed no rate limit: it waits for the rate timer like any other.
 	 */
 	while (ebp->started && ebp->target_khz != ebp->applied_khz) {
 		khz = ebp->target_khz;
+		if (again && khz > ebp->applied_khz &&
+		    eb_rate_limited(ebp, ktime_get_ns()))
+			break;
+		again = true;
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
 		raw_spin_lock_irqsave(&ebp->lock, flags);

@@ -68,9 +68,11 @@ static unsigned int eb_policy_votes(struct eb_policy *ebp)
  * first boost still lands inside the hint's ioctl.  This bounds the
  * frequency changes, and the cross-CPU calls that apply them, per policy,
  * to two per interval.  A step down is never held back: the budget charges
- * votes, so a boost frequency left behind would run uncharged.
+ * votes, so a boost frequency left behind would run uncharged.  The
+ * interval counts from the last change decided or applied, whichever is
+ * later (a slow driver applies well after the decision).
  */
-static bool eb_rate_limited(struct eb_policy *ebp, u64 now)
+bool eb_rate_limited(struct eb_policy *ebp, u64 now)
 {
 	u64 next = ebp->change_ns +
 		   (u64)READ_ONCE(ebp->tunables->rate_limit_us) * NSEC_PER_USEC;

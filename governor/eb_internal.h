@@ -140,7 +140,7 @@ struct eb_policy {
 	u64 start_ns;
 	u64 window_start_ns;
 	u64 window_used_ns;
-	u64 change_ns;			/* last change started, or 0 */
+	u64 change_ns;			/* last change decided or applied, or 0 */
 	bool budget_spent;
 	bool ipi_pending;
 	bool work_in_progress;
@@ -226,6 +226,7 @@ void eb_policy_retune(struct eb_policy *ebp);
 
 /* eb_decide.c: eb_decide() is called with ebp->lock held */
 bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit);
+bool eb_rate_limited(struct eb_policy *ebp, u64 now);
 unsigned int eb_policy_base_khz(struct eb_policy *ebp);
 unsigned int eb_policy_boost_khz(struct eb_policy *ebp);
 unsigned int eb_nominal_khz(struct cpufreq_policy *policy);

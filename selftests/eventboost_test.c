@@ -1153,6 +1153,46 @@ TEST_F(eb, rate_limit_bounds_changes)
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
 }
 
+/*
+ * Also behind a slow driver: the worker applies a step down (the driver
+ * takes 60 ms), and a GC entered meanwhile (20 ms in) decides a boost that
+ * no rate limit has seen.  The worker must not apply it as soon as the
+ * driver is free: the boost lands a window (100 ms) after the step down.
+ */
+TEST_F(eb, rate_limit_holds_a_boost_behind_a_slow_change)
+{
+	int pol = self->pol_last, fd;
+	struct drv_change down, up;
+	struct drv_policy d;
+	long long t_exit;
+
+	if (fast_mode())
+		SKIP(return, "a slow driver's path: the worker's (percpu-worker mode)");
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	ASSERT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
+	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "100000"));
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "60000"));
+	t_exit = eb_now_ns();
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	msleep(20);
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	EXPECT_EQ(0, drv_read(pol, &d, &down));
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 4000));
+	EXPECT_EQ(0, drv_read(pol, &d, &up));
+	EXPECT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
+	EXPECT_EQ(BASE, down.khz);
+	EXPECT_EQ(BOOST, up.khz);
+	EXPECT_GE(up.ts - down.ts, 100000000LL)
+		TH_LOG("step down %lld ms, boost %lld ms after the exit",
+		       (down.ts - t_exit) / 1000000, (up.ts - t_exit) / 1000000);
+	close(fd);
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 4000));
+}
+
 TEST_F(eb, limits_take_effect_at_once)
 {
 	/* QoS limits reach the governor from a work item: poll. */

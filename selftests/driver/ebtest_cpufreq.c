@@ -56,6 +56,7 @@
 #include <linux/cpufreq.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/hrtimer.h>
 #include <linux/kernel.h>
@@ -120,6 +121,15 @@ static bool ebt_fail_this_change(void)
 	WRITE_ONCE(fail_changes, n - 1);
 	return true;
 }
+
+/*
+ * A slow driver: ->target_index() takes this long before it changes the
+ * frequency, as one that asks firmware does.  Written by the tests.
+ */
+static unsigned int target_delay_us;
+module_param(target_delay_us, uint, 0644);
+MODULE_PARM_DESC(target_delay_us,
+		 "->target_index() sleeps this long first, us (default: 0)");
 
 static bool fast_switch = true;
 module_param(fast_switch, bool, 0444);
@@ -483,8 +493,11 @@ static unsigned int ebt_fast_switch(struct cpufreq_policy *policy,
 static int ebt_target_index(struct cpufreq_policy *policy, unsigned int index)
 {
 	struct ebt_policy *ep = policy->driver_data;
+	unsigned int delay_us = READ_ONCE(target_delay_us);
 	int ret = 0;
 
+	if (delay_us)
+		fsleep(delay_us);
 	ebt_enter(ep);
 	if (ebt_fail_this_change())
 		ret = -EIO;
