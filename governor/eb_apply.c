@@ -17,15 +17,15 @@
 
 static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool fast)
 {
-	u64 lat = 0;
+	u64 now = ktime_get_ns(), lat = 0;
 
 	ebp->applied_khz = khz;
-	ebp->change_ns = ktime_get_ns();
+	ebp->change_ns = now;
 	ebp->cnt.applied++;
 	if (ebp->hint_ns) {
 		u64 us;
 
-		lat = ktime_get_ns() - ebp->hint_ns;
+		lat = now - ebp->hint_ns;
 		us = div_u64(lat, NSEC_PER_USEC);
 		ebp->cnt.latency[min_t(unsigned int, fls64(us),
 				       EB_LAT_BUCKETS - 1)]++;
@@ -34,12 +34,24 @@ static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool fast)
 	trace_eventboost_apply(ebp->nr, khz, fast, lat);
 }
 
+/*
+ * A target no decision let through, decided while a change was on its way
+ * (against the applied_khz before it): if it is a step up, it waits for
+ * the rate limit, as a decision would have made it.
+ */
+static bool eb_apply_held_back(struct eb_policy *ebp, unsigned int khz)
+{
+	return khz > ebp->applied_khz && khz != ebp->granted_khz &&
+	       eb_rate_limited(ebp, ktime_get_ns());
+}
+
 /* Fast switch: on a CPU of the policy, with ebp->lock held (irqs off). */
 static void eb_apply_fast_locked(struct eb_policy *ebp)
 {
 	unsigned int khz = ebp->target_khz;
 
-	if (!ebp->started || khz == ebp->applied_khz)
+	if (!ebp->started || khz == ebp->applied_khz ||
+	    eb_apply_held_back(ebp, khz))
 		return;
 	if (cpufreq_driver_fast_switch(ebp->policy, khz))
 		eb_applied(ebp, khz, true);
@@ -75,7 +87,6 @@ void eb_apply_slow(struct eb_policy *ebp)
 {
 	unsigned long flags;
 	unsigned int khz;
-	bool again = false;
 	int ret;
 
 	mutex_lock(&ebp->work_lock);
@@ -84,15 +95,13 @@ void eb_apply_slow(struct eb_policy *ebp)
 	/*
 	 * A decision made while the driver ran was compared with the old
 	 * applied_khz and may have been filtered as a no-op: once applied,
-	 * apply the latest target too, until they agree.  A boost found so
-	 * passed no rate limit: it waits for the rate timer like any other.
+	 * apply the latest target too, until they agree; one that no
+	 * decision let through may have to wait for the rate timer.
 	 */
 	while (ebp->started && ebp->target_khz != ebp->applied_khz) {
 		khz = ebp->target_khz;
-		if (again && khz > ebp->applied_khz &&
-		    eb_rate_limited(ebp, ktime_get_ns()))
+		if (eb_apply_held_back(ebp, khz))
 			break;
-		again = true;
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
 		raw_spin_lock_irqsave(&ebp->lock, flags);

@@ -212,7 +212,9 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 		 * Not governed by eventboost: no vote, and no timer work for
 		 * it, where no budget applies.  Harmless, so not an error.
 		 * (A policy stopped while a CPU leaves or joins it is still
-		 * governed: the vote waits for its start.)
+		 * governed: its start counts the vote.  One stopped for good,
+		 * switched to another governor, holds it until the watchdog or
+		 * the client ends it, as it does the votes held before.)
 		 */
 		from = eb_client_set_votes(c, 0, -1, now);
 		raw_spin_unlock_irqrestore(&c->lock, flags);

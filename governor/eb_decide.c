@@ -125,12 +125,16 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 		trace_eventboost_decide(ebp->nr, target, want,
 					ebp->budget_spent);
 	ebp->target_khz = target;
-	if (target == ebp->applied_khz)
+	if (target == ebp->applied_khz) {
+		/* No change is waiting, so no hint waits for one either. */
+		ebp->hint_ns = 0;
 		return false;
+	}
 	if (hint_ns && !ebp->hint_ns)
 		ebp->hint_ns = hint_ns;
 	if (limit && want && eb_rate_limited(ebp, now))
 		return false;
+	ebp->granted_khz = target;
 	ebp->change_ns = now;
 	return true;
 }

@@ -90,6 +90,7 @@ void eb_policy_start(struct eb_policy *ebp)
 	WRITE_ONCE(ebp->budget_spent, false);
 	ebp->target_khz = 0;
 	ebp->applied_khz = 0;
+	ebp->granted_khz = 0;
 	ebp->hint_ns = 0;
 	ebp->change_ns = 0;
 	ebp->acct_ns = now;

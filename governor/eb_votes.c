@@ -132,13 +132,17 @@ unsigned int eb_cpu_max_boost_us(int cpu)
 /*
  * How long one process's votes may be held per budget window on @cpu's
  * policy: a share of the budget, so that no process can spend it all and
- * leave the others EBUSY.  U64_MAX without a budget; 0 if not governed.
+ * leave the others EBUSY.  U64_MAX without a budget; 0 if not governed
+ * (or offline).
  */
 u64 eb_cpu_client_budget_ns(int cpu)
 {
 	struct eb_policy *ebp;
 	unsigned int pct = 0;
 
+	/* An offline CPU's votes would count nowhere (eb_decide()). */
+	if (!cpu_online(cpu))
+		return 0;
 	rcu_read_lock();
 	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).gov);
 	if (ebp)
@@ -160,10 +164,12 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st)
 	unsigned int i;
 	u64 now;
 
-	if (st->cpu >= nr_cpu_ids || !cpu_possible(st->cpu))
+	if (st->cpu >= nr_cpu_ids)
 		return -EINVAL;
 	/* A user's index into per-CPU data: not past the check, even speculatively. */
 	st->cpu = array_index_nospec(st->cpu, nr_cpu_ids);
+	if (!cpu_possible(st->cpu))
+		return -EINVAL;
 	policy = cpufreq_cpu_get(st->cpu);
 	if (!policy)
 		return -ENODEV;

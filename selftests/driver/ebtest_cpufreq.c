@@ -496,9 +496,10 @@ static int ebt_target_index(struct cpufreq_policy *policy, unsigned int index)
 	unsigned int delay_us = READ_ONCE(target_delay_us);
 	int ret = 0;
 
+	/* Inside enter/leave: a test sees the change in flight, and overlaps. */
+	ebt_enter(ep);
 	if (delay_us)
 		fsleep(delay_us);
-	ebt_enter(ep);
 	if (ebt_fail_this_change())
 		ret = -EIO;
 	else
@@ -695,7 +696,7 @@ static int ebt_open(struct inode *inode, struct file *file)
 	snap->len = 0;
 	list_for_each_entry(ep, &ebt_policies, node)
 		snap->len += scnprintf(snap->text + snap->len, cap - snap->len,
-				       "policy %u cur %u overlaps %llu offcpu %llu changes %llu strict %d min %u max %u\n",
+				       "policy %u cur %u overlaps %llu offcpu %llu changes %llu strict %d min %u max %u in_flight %d\n",
 				       ep->nr,
 				       READ_ONCE(ep->cur_khz),
 				       (u64)atomic64_read(&ep->overlaps),
@@ -703,7 +704,8 @@ static int ebt_open(struct inode *inode, struct file *file)
 				       (u64)atomic64_read(&ep->changes),
 				       READ_ONCE(ep->strict),
 				       READ_ONCE(ep->min_khz),
-				       READ_ONCE(ep->max_khz));
+				       READ_ONCE(ep->max_khz),
+				       atomic_read(&ep->in_flight));
 	mutex_unlock(&ebt_lock);
 
 	nchg = ebt_ring_copy(chg);
