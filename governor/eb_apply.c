@@ -21,6 +21,8 @@ static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool fast)
 
 	ebp->applied_khz = khz;
 	ebp->change_ns = now;
+	/* A grant is good for one change, whichever change came first. */
+	ebp->granted_khz = 0;
 	ebp->cnt.applied++;
 	if (ebp->hint_ns) {
 		u64 us;
@@ -102,9 +104,11 @@ void eb_apply_slow(struct eb_policy *ebp)
 		khz = ebp->target_khz;
 		if (eb_apply_held_back(ebp, khz))
 			break;
+		ebp->applying = true;
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
 		raw_spin_lock_irqsave(&ebp->lock, flags);
+		ebp->applying = false;
 		if (ret)
 			break;
 		eb_applied(ebp, khz, false);

@@ -126,8 +126,12 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 					ebp->budget_spent);
 	ebp->target_khz = target;
 	if (target == ebp->applied_khz) {
-		/* No change is waiting, so no hint waits for one either. */
-		ebp->hint_ns = 0;
+		/*
+		 * No change is waiting, so no hint waits for one either; but
+		 * one the worker is making is still timed from its hint.
+		 */
+		if (!ebp->applying)
+			ebp->hint_ns = 0;
 		return false;
 	}
 	if (hint_ns && !ebp->hint_ns)

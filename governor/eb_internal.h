@@ -135,7 +135,8 @@ struct eb_policy {
 	bool boosted;			/* decided: target is boost */
 	unsigned int target_khz;	/* decided frequency */
 	unsigned int applied_khz;	/* last frequency given to the driver */
-	unsigned int granted_khz;	/* last target a decision let through */
+	unsigned int granted_khz;	/* target let through since the last change, or 0 */
+	bool applying;			/* the worker is in the driver */
 	u64 hint_ns;			/* first hint not yet applied, or 0 */
 	u64 acct_ns;			/* time accounted up to */
 	u64 start_ns;

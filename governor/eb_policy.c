@@ -91,6 +91,7 @@ void eb_policy_start(struct eb_policy *ebp)
 	ebp->target_khz = 0;
 	ebp->applied_khz = 0;
 	ebp->granted_khz = 0;
+	ebp->applying = false;
 	ebp->hint_ns = 0;
 	ebp->change_ns = 0;
 	ebp->acct_ns = now;

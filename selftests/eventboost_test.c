@@ -1171,11 +1171,13 @@ static int wait_in_flight(int pol, long timeout_ms)
 
 /*
  * Also behind a slow driver: the worker applies a step down (the driver
- * takes 60 ms), and a GC entered meanwhile decides a boost that no rate
+ * takes 90 ms), and a GC entered meanwhile decides a boost that no rate
  * limit has seen (the step down not yet applied).  The worker must not
  * apply it as soon as the driver is free: the boost is let through a
  * window (100 ms) after the step down was applied, and then takes the
- * driver's 60 ms.
+ * driver's 90 ms.  Then the same once more, the GC exiting during the
+ * boost's change and entering again during the step down's that follows:
+ * the grant of the first boost must not let the second one through.
  */
 TEST_F(eb, rate_limit_holds_a_boost_behind_a_slow_change)
 {
@@ -1192,36 +1194,56 @@ TEST_F(eb, rate_limit_holds_a_boost_behind_a_slow_change)
 	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
 	ASSERT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
 	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "100000"));
-	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "60000"));
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "90000"));
 	t_exit = eb_now_ns();
 	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
 	EXPECT_EQ(0, wait_in_flight(pol, 2000));
 	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	/* the premise: the hint came while the step down was in the driver */
+	EXPECT_EQ(0, drv_read(pol, &d, NULL));
+	EXPECT_EQ(1, d.in_flight);
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
 	EXPECT_EQ(0, drv_read(pol, &d, &down));
 	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 4000));
 	EXPECT_EQ(0, drv_read(pol, &d, &up));
-	EXPECT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
 	EXPECT_EQ(BASE, down.khz);
 	EXPECT_EQ(BOOST, up.khz);
-	EXPECT_GE(up.ts - down.ts, 160000000LL)
+	EXPECT_GE(up.ts - down.ts, 190000000LL)
 		TH_LOG("step down %lld ms, boost %lld ms after the exit",
 		       (down.ts - t_exit) / 1000000, (up.ts - t_exit) / 1000000);
+
+	/* A grant is good for one change. */
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	ASSERT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	msleep(150);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(0, wait_in_flight(pol, 2000));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
+	EXPECT_EQ(0, wait_in_flight(pol, 2000));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(0, drv_read(pol, &d, NULL));
+	EXPECT_EQ(1, d.in_flight);
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	EXPECT_EQ(0, drv_read(pol, &d, &down));
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 4000));
+	EXPECT_EQ(0, drv_read(pol, &d, &up));
+	EXPECT_EQ(BASE, down.khz);
+	EXPECT_GE(up.ts - down.ts, 190000000LL)
+		TH_LOG("the second boost %lld ms after the step down",
+		       (up.ts - down.ts) / 1000000);
+	EXPECT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
 	close(fd);
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 4000));
 }
 
 /*
- * The hint -> applied histogram times a change from the hint that asked
- * for it.  A boost the rate limit held back and a GC exit then cancelled
- * leaves no change waiting: the next boost, half a second later, is timed
- * from its own hint (in the ioctl, with fast switch), not from that one.
- */
-/*
  * A flood of GC enter/exit pairs behind a slow driver (5 ms a change):
  * each step down the worker applies, a boost decided meanwhile is found
  * again by the next run of the worker.  Still at most one boost and its
- * step back per rate_limit_us (100 ms), plus the first.
+ * step back per rate_limit_us (100 ms), plus the first.  (The flood hits
+ * that interleaving often, not every time: the code before the fix passed
+ * once in two runs.)
  */
 TEST_F(eb, rate_limit_bounds_changes_behind_a_slow_driver)
 {
@@ -1255,11 +1277,18 @@ TEST_F(eb, rate_limit_bounds_changes_behind_a_slow_driver)
 	close(a.fd);
 }
 
+/*
+ * The hint -> applied histogram times a change from the hint that asked
+ * for it.  A boost the rate limit held back and a GC exit then cancelled
+ * leaves no change waiting: the next boost, half a second later, is timed
+ * from its own hint (in the ioctl, with fast switch), not from that one.
+ */
 TEST_F(eb, latency_is_timed_from_the_hint_that_asked)
 {
 	struct eb_policy_stats st0, st1;
 	int pol = self->pol_last, fd;
 	unsigned long long n = 0;
+	bool held = false;
 
 	if (!fast_mode())
 		SKIP(return, "fast switch applies in the ioctl: any late sample is the defect's");
@@ -1267,16 +1296,23 @@ TEST_F(eb, latency_is_timed_from_the_hint_that_asked)
 	fd = eb_open();
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "100000"));
-	msleep(150);
-	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
-	ASSERT_EQ(BOOST, cur_khz(pol));
-	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
-	ASSERT_EQ(BASE, cur_khz(pol));
-	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
-	/* within the rate limit: held back, then cancelled */
-	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
-	ASSERT_EQ(BASE, cur_khz(pol));
-	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	/*
+	 * A boost within the rate limit: held back, then cancelled.  Under
+	 * TCG more than the limit's 100 ms can pass between two ioctls: then
+	 * the boost is not held, and the sequence is tried again.
+	 */
+	for (int i = 0; i < 5 && !held; i++) {
+		msleep(150);
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		ASSERT_EQ(BOOST, cur_khz(pol));
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+		ASSERT_EQ(BASE, cur_khz(pol));
+		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		held = cur_khz(pol) == BASE;
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	}
+	ASSERT_TRUE(held) TH_LOG("no boost was held back in 5 tries");
 	msleep(500);
 	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
 	EXPECT_EQ(BOOST, cur_khz(pol));
@@ -1736,6 +1772,7 @@ static void *queue_hint_loop(void *p)
 TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 {
 	struct hint_loop_arg a = { 0 };
+	struct eb_policy_stats st0, st1;
 	struct eb_client_info ci;
 	int stay = -1, pol;
 	char path[96];
@@ -1755,6 +1792,7 @@ TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 	a.cpu = stay;
 	ASSERT_EQ(0, hint(a.fd, EB_IOC_GC_ENTER));
 	EXPECT_EQ(BOOST, applied_khz(pol, BOOST));
+	ASSERT_EQ(0, eb_policy_stats(a.fd, stay, &st0));
 	ASSERT_EQ(0, pthread_create(&t, NULL, queue_hint_loop, &a));
 	for (int i = 0; i < 4; i++) {
 		ASSERT_EQ(0, eb_write_str(path, "0"));
@@ -1765,6 +1803,13 @@ TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 	ASSERT_EQ(0, pin(stay));
 	/* The GC vote alone is left to hold the boost. */
 	ASSERT_EQ(0, hint(a.fd, EB_IOC_QUEUE_IDLE));
+	/*
+	 * The premise: some hints came while the policy was stopped (a
+	 * started policy counts every hint it sees; a stopped one none).
+	 */
+	ASSERT_EQ(0, eb_policy_stats(a.fd, stay, &st1));
+	EXPECT_LT(st1.hints[EB_REASON_QUEUE] - st0.hints[EB_REASON_QUEUE],
+		  (unsigned long long)a.n + 1);
 
 	ci = client_info(a.fd);
 	EXPECT_EQ(0, a.errors);
