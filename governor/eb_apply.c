@@ -47,6 +47,23 @@ static bool eb_apply_held_back(struct eb_policy *ebp, unsigned int khz)
 	       eb_rate_limited(ebp, ktime_get_ns());
 }
 
+/*
+ * The driver failed a change.  A voting client's next look retries a
+ * boost, but nothing would retry a step down (no vote, no look): the rate
+ * timer re-decides after the rate limit, a tick at least, so that a driver
+ * that keeps failing is not called in a loop.  Not once stopped: stop has
+ * cancelled the timer, or is about to (ebp->lock held).
+ */
+static void eb_apply_failed(struct eb_policy *ebp)
+{
+	u64 delay = (u64)READ_ONCE(ebp->tunables->rate_limit_us) * NSEC_PER_USEC;
+
+	if (ebp->started && !hrtimer_is_queued(&ebp->rate_timer))
+		hrtimer_start(&ebp->rate_timer,
+			      ns_to_ktime(ktime_get_ns() + max_t(u64, delay, TICK_NSEC)),
+			      HRTIMER_MODE_ABS_HARD);
+}
+
 /* Fast switch: on a CPU of the policy, with ebp->lock held (irqs off). */
 static void eb_apply_fast_locked(struct eb_policy *ebp)
 {
@@ -57,6 +74,8 @@ static void eb_apply_fast_locked(struct eb_policy *ebp)
 		return;
 	if (cpufreq_driver_fast_switch(ebp->policy, khz))
 		eb_applied(ebp, khz, true);
+	else
+		eb_apply_failed(ebp);
 }
 
 static void eb_apply_ipi(void *info)
@@ -109,8 +128,10 @@ void eb_apply_slow(struct eb_policy *ebp)
 		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
 		raw_spin_lock_irqsave(&ebp->lock, flags);
 		ebp->applying = false;
-		if (ret)
+		if (ret) {
+			eb_apply_failed(ebp);
 			break;
+		}
 		eb_applied(ebp, khz, false);
 	}
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);

@@ -153,7 +153,11 @@ void eb_policy_stop(struct eb_policy *ebp)
 	mutex_unlock(&ebp->work_lock);
 }
 
-/* Re-decide after a tunable or limits change and apply at once. */
+/*
+ * Re-decide after a tunable or limits change and apply at once (a boost
+ * decided while the worker is in the driver with another change waits
+ * for the rate limit, as any boost then).
+ */
 void eb_policy_retune(struct eb_policy *ebp)
 {
 	unsigned long flags;

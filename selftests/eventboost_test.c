@@ -1415,6 +1415,28 @@ TEST_F(eb, a_failed_change_is_retried_while_voting)
 }
 
 /*
+ * And a failed step back to base, after which no vote is held and no
+ * client looks: the governor retries it itself, or the boost frequency
+ * would stay until the next hint, uncharged (the budget counts votes).
+ */
+TEST_F(eb, a_failed_step_down_is_retried)
+{
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	ASSERT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "1"));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 1000))
+		TH_LOG("votes %u", client_info(fd).votes);
+	EXPECT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
+	close(fd);
+}
+
+/*
  * The target is the frequency to run at, not a floor (intel_cpufreq on HWP
  * would otherwise let the hardware go up to the maximum), and the driver
  * is given the policy's limits.
@@ -1445,8 +1467,8 @@ TEST_F(eb, driver_is_told_the_target_is_strict)
 }
 
 struct flip_arg {
-	int fd, cpu, stop, errors;
-	long n;
+	int fd, cpu, stop, errors, last_error;
+	long n, busy;		/* busy: EBUSY, the budget's refusals */
 };
 
 /* GC enter/exit on a shared client as fast as possible. */
@@ -1456,8 +1478,16 @@ static void *gc_flipper(void *p)
 
 	pin(a->cpu);
 	while (!__atomic_load_n(&a->stop, __ATOMIC_RELAXED)) {
-		if (hint(a->fd, EB_IOC_GC_ENTER) || hint(a->fd, EB_IOC_GC_EXIT))
+		int ret = hint(a->fd, EB_IOC_GC_ENTER);
+
+		if (ret == -EBUSY)
+			a->busy++;
+		else if (!ret)
+			ret = hint(a->fd, EB_IOC_GC_EXIT);
+		if (ret && ret != -EBUSY) {
 			a->errors++;
+			a->last_error = ret;
+		}
 		a->n++;
 	}
 	return NULL;
@@ -1490,6 +1520,7 @@ TEST_F(eb, no_spurious_watchdog_ends)
 		__atomic_store_n(&a[i].stop, 1, __ATOMIC_RELAXED);
 		pthread_join(t[i], NULL);
 		EXPECT_EQ(0, a[i].errors);
+		EXPECT_EQ(0, a[i].busy);	/* budget_pct 100 */
 	}
 	ASSERT_EQ(0, eb_policy_stats(fd, 0, &st1[0]));
 	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1[1]));
@@ -1558,7 +1589,13 @@ TEST_F(eb, governor_switch_races_tunables_and_hints)
 	pthread_join(ts, NULL);
 	pthread_join(tt, NULL);
 	pthread_join(tf, NULL);
-	EXPECT_EQ(0, a.errors);
+	/*
+	 * No error but EBUSY: the writer sets budget_pct 60, and the flipper,
+	 * which holds its vote about half the time, the policy stopped for a
+	 * switch included, can spend its share of it.
+	 */
+	EXPECT_EQ(0, a.errors) TH_LOG("last error %d", a.last_error);
+	TH_LOG("%ld of %ld GC enters EBUSY, %ld switches", a.busy, a.n, sw.n);
 	EXPECT_GE(sw.n, 1);
 	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
 	for (int i = 0; i < self->npol; i++) {
