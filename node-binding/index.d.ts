@@ -19,9 +19,9 @@ export interface StartOptions {
   /** Dynamic thresholds are the running averages times this factor (1..100). Default 2.5. */
   queueFactor?: number;
   /**
-   * The shortest gate between the monitor's looks at a stream of arrivals, the floor of the
-   * head-of-line threshold, and a quarter of its look interval while it holds a boost, µs
-   * (100..1000000). Default 1000.
+   * The floor of the head-of-line threshold, the typical iteration above which the loop counts
+   * its backlog itself at each prepare, and a quarter of the monitor's look interval or less
+   * while it holds a boost, µs (100..1000000). Default 1000.
    */
   sampleUs?: number;
   /**

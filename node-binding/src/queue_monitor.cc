@@ -83,8 +83,7 @@ struct QueueMonitor::Shared {
   int signal_fd = -1;
   int backend_fd = -1;  // the loop's epoll fd: readable when events wait
   // The monitor's own epoll set, where it sleeps: the loop's epoll fd
-  // edge-triggered (one wake-up per arrival of work, none while events
-  // wait for a busy loop), signal_fd and wake_fd.
+  // edge-triggered and one-shot (WatchArrivals()), signal_fd and wake_fd.
   int watch_fd = -1;
   int stat_fd = -1;     // /proc/self/task/<loop thread>/stat
   clockid_t loop_clock;  // the loop thread's CPU-time clock
@@ -117,9 +116,8 @@ struct QueueMonitor::Shared {
   bool only_vote_woke = false;  // and was its one event (OnCheck)
   bool waited = false;          // this iteration's poll blocked (OnCheck)
 
-  // Monitor thread only: arrivals come less than a look gate apart; a
-  // boost was held since the last unboosted sleep.
-  bool streaming = false, after_boost = false;
+  // Monitor thread only: a boost was held since the last unboosted sleep.
+  bool after_boost = false;
   Baseline events;
 
   std::atomic<bool> stop{false};
@@ -174,6 +172,23 @@ int CountReady(int epfd) {
   struct epoll_event ev[kMaxCount];
   int n = epoll_wait(epfd, ev, kMaxCount, 0);
   return n > 0 ? n : 0;
+}
+
+// Arms the monitor's watch of the loop's epoll set for one arrival of work
+// (EPOLLONESHOT: the arrival that wakes the monitor disarms it).  Called
+// when the loop is about to wait with nothing ready (by the loop at its
+// prepare, by the monitor when it finds the loop waiting): work that comes
+// to a waiting loop may be a burst, which the loop's own count (at its
+// prepare, before the poll) cannot see.  Work that comes while the loop
+// works waits for its next poll, where the loop counts it itself
+// (OnPrepare) or a head-of-line look does: woken for it, the monitor would
+// find nothing new, and a wake-up costs the loop's core a context switch.
+// Arming an fd that is ready already wakes the monitor at once.
+void WatchArrivals(const QueueMonitor::Shared* s) {
+  struct epoll_event ev = {};
+  ev.events = EPOLLIN | EPOLLET | EPOLLONESHOT;
+  ev.data.fd = s->backend_fd;
+  epoll_ctl(s->watch_fd, EPOLL_CTL_MOD, s->backend_fd, &ev);
 }
 
 // CPU time the loop thread has used: it grows only while the loop runs.
@@ -332,75 +347,42 @@ void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
   timer_settime(s->hol_timer, TIMER_ABSTIME, &its, nullptr);
 }
 
-// What woke the monitor (a mask).
-enum Woke { kArrival = 1, kTimer = 2, kWoken = 4 };
-
-// Handles the events of the monitor's set; the mask of what they were.
-int TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n) {
-  int why = 0;
+// Takes the events of the monitor's set (an arrival needs nothing taken:
+// its one-shot watch is disarmed by its delivery).
+void TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n) {
   for (int i = 0; i < n; i++) {
-    if (ev[i].data.fd == s->signal_fd) {
+    if (ev[i].data.fd == s->signal_fd)
       DrainSignal(s->signal_fd);
-      why |= kTimer;
-    } else if (ev[i].data.fd == s->wake_fd) {
+    else if (ev[i].data.fd == s->wake_fd)
       Drain(s->wake_fd);
-      why |= kWoken;
-    } else {
-      why |= kArrival;
-    }
   }
-  return why;
-}
-
-// Whether work arrived since the monitor last took its events (it looks
-// then anyway): the edges queued meanwhile, taken without sleeping.
-bool ArrivedSince(QueueMonitor::Shared* s) {
-  struct epoll_event ev[3];
-  return TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, 0)) & kArrival;
 }
 
 // Edges queued while the monitor held a boost (its own vote's wake-up of
 // the loop among them) came before the look that follows it: not arrivals.
 void DropEdgesAfterBoost(QueueMonitor::Shared* s) {
   if (!s->after_boost) return;
-  ArrivedSince(s);
+  struct epoll_event ev[3];
+  TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, 0));
   s->after_boost = false;
 }
 
-// Nothing to watch for now: sleep until work arrives for the loop (an fd
-// of its epoll set turns ready, or gets more: a socket's next segment, an
-// eventfd write such as Node's async handles; whether the loop waits or is
-// busy), the loop thread's CPU clock reaches @arm_at (the CPU-time timer;
-// 0: not armed here; the loop re-arms it at some prepares while the
-// monitor sleeps), @timeout_ns passes (0: none), or stop().  Every look is
-// a context switch on the loop's core, which a pinned loop pays for in its
-// own time: between arrivals and crossed bounds there is nothing a look
-// could find.  Returns what woke it (0: the timeout).
-int SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
-                  uint64_t timeout_ns) {
+// Nothing to watch for now: sleep until work arrives at the waiting loop
+// (an fd of its epoll set turns ready, or gets more, while the watch is
+// armed: WatchArrivals()), the loop thread's CPU clock reaches @arm_at
+// (the CPU-time timer; 0: not armed here; the loop re-arms it at some
+// prepares while the monitor sleeps), @timeout_ns passes (0: none), or
+// stop().  Every look is a context switch on the loop's core, which a
+// pinned loop pays for in its own time: between arrivals and crossed
+// bounds there is nothing a look could find.
+void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
+                   uint64_t timeout_ns) {
   s->asleep.store(true);
   DrainSignal(s->signal_fd);  // a timer that fired while awake
   ArmHolTimerAt(s, arm_at);
   int ms = timeout_ns ? int((timeout_ns + 999999) / 1000000) : -1;
   struct epoll_event ev[3];
-  int why = TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, ms));
-  s->asleep.store(false);
-  s->wakeups.fetch_add(1, std::memory_order_relaxed);
-  return why;
-}
-
-// A stream of arrivals: sleep @ns, or until the CPU-time timer fires
-// (armed at @arm_at) or stop(), arrivals meanwhile not waking the monitor.
-void SleepGate(QueueMonitor::Shared* s, uint64_t arm_at, uint64_t ns) {
-  s->asleep.store(true);
-  DrainSignal(s->signal_fd);
-  ArmHolTimerAt(s, arm_at);
-  struct pollfd p[2] = {{s->signal_fd, POLLIN, 0}, {s->wake_fd, POLLIN, 0}};
-  struct timespec ts = Timespec(ns);
-  if (ppoll(p, 2, &ts, nullptr) > 0) {
-    if (p[0].revents & POLLIN) DrainSignal(s->signal_fd);
-    if (p[1].revents & POLLIN) Drain(s->wake_fd);
-  }
+  TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, ms));
   s->asleep.store(false);
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
@@ -489,36 +471,22 @@ uint64_t BoostedLook(const QueueMonitor::Shared* s) {
   return cap > 4 * sample ? cap : 4 * sample;
 }
 
-// How far apart the looks a stream of arrivals gets are: a sample, or for
-// iterations longer than that the typical one (the loop counts their
-// backlog itself at each prepare), at most the nearer bound.
-uint64_t LookGate(const QueueMonitor::Shared* s, uint64_t due) {
-  uint64_t gate = s->avg_busy_ns.load(std::memory_order_relaxed);
-  if (gate > due) gate = due;
-  return gate > s->sample_ns ? gate : s->sample_ns;
-}
-
 // Not boosted, after a look at @now that saw the loop's CPU clock at @cpu,
-// @hol of it in the current iteration: sleep until the next arrival of work
-// or the nearer head-of-line bound, counted from the iteration's own start
-// (absolute on the loop's CPU clock).  Arrivals less than a gate after the
-// look start a stream: looked at once per gate (one wake-up, whatever
-// their number: a client's segments, threadpool completions) until a gate
-// passes without one.  A refused boost cannot be asked again before
-// refused_until; a bound already crossed unboosted (refused) is looked at
-// again then, or a sample later.  While the loop works (@progressed), a
-// look at least every kRefreshNs keeps the baselines learning.
+// @hol of it in the current iteration: sleep until work arrives at the
+// waiting loop (WatchArrivals()) or the nearer head-of-line bound, counted
+// from the iteration's own start (absolute on the loop's CPU clock).  A
+// refused boost cannot be asked again before refused_until; a bound
+// already crossed unboosted (refused) is looked at again then, or a sample
+// later.  While the loop works (@progressed), a look at least every
+// kRefreshNs keeps the baselines learning.
 void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
                    uint64_t now, bool progressed) {
   uint64_t due = HolDue(s);
   uint64_t at = due > hol ? cpu + (due - hol) : 0;
-  uint64_t gate = LookGate(s, due);
   DropEdgesAfterBoost(s);
-  if (s->streaming) {
-    SleepGate(s, at, gate);
-    s->streaming = ArrivedSince(s);
-    return;
-  }
+  // The arrival that woke this look, or an edge just dropped, disarmed the
+  // watch: if the loop waits already, its prepare will not arm it again.
+  if (s->in_poll.load() && !Readable(s->backend_fd)) WatchArrivals(s);
   uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
   uint64_t timeout = refused > now ? refused - now : at ? 0 : s->sample_ns;
   if (progressed && (!timeout || timeout > kRefreshNs)) timeout = kRefreshNs;
@@ -528,8 +496,7 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
     uint64_t left = due - hol > s->sample_ns ? due - hol : s->sample_ns;
     if (!timeout || timeout > left) timeout = left;
   }
-  int why = SleepWatching(s, at, timeout);
-  s->streaming = why == kArrival && MonoNs() - now < gate;
+  SleepWatching(s, at, timeout);
 }
 
 }  // namespace
@@ -598,11 +565,18 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
       ssize_t r = write(s->wake_fd, &one, sizeof(one));
       (void)r;
     }
-    return;  // events waiting or not, nothing to end
+    // Nothing to end; with nothing ready the poll may block, and work that
+    // comes to it is the monitor's to see.
+    if (!length && AboutToWait(s, timeout)) WatchArrivals(s);
+    return;
   }
   // The loop is about to wait with nothing ready: the backlog has drained,
-  // and the boost ends here, not a sample later.
-  if (boosted && AboutToWait(s, timeout)) EndBoost(s, now);
+  // and the boost ends here, not a sample later; the monitor watches for
+  // the work that comes next.
+  if (AboutToWait(s, timeout)) {
+    if (boosted) EndBoost(s, now);
+    WatchArrivals(s);
+  }
 }
 
 void QueueMonitor::OnCheck(uv_check_t* handle) {
@@ -711,8 +685,10 @@ void QueueMonitor::Monitor(Shared* s) {
       EndBoost(s, now);
       // The timer counts the iteration the wait ends in.
       DropEdgesAfterBoost(s);
-      if (s->seq.load() == seq) SleepWatching(s, cpu + HolDue(s), 0);
-      s->streaming = false;
+      if (s->seq.load() == seq) {
+        WatchArrivals(s);
+        SleepWatching(s, cpu + HolDue(s), 0);
+      }
       last_cpu = LoopCpuNs(s);
       last_now = MonoNs();
       // Still the iteration that waited: what it ran since is all this
@@ -768,7 +744,6 @@ void QueueMonitor::Monitor(Shared* s) {
       }
     }
     if (boosted) {
-      s->streaming = false;
       s->after_boost = true;
       SleepNs(s, BoostedLook(s));
     } else {
@@ -841,9 +816,11 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   }
   // Edge-triggered on the loop's set: woken when an fd in it turns ready,
   // not by what is ready already (a busy loop's backlog) nor by the loop's
-  // own (level-triggered) polls of it.
+  // own (level-triggered) polls of it; one-shot, armed again when the loop
+  // is about to wait (WatchArrivals()).
   const struct { int fd; uint32_t events; } watched[] = {
-      {fd, EPOLLIN | EPOLLET}, {s->signal_fd, EPOLLIN}, {s->wake_fd, EPOLLIN}};
+      {fd, EPOLLIN | EPOLLET | EPOLLONESHOT}, {s->signal_fd, EPOLLIN},
+      {s->wake_fd, EPOLLIN}};
   for (const auto& w : watched) {
     struct epoll_event ev = {};
     ev.events = w.events;
