@@ -175,7 +175,9 @@ int CountReady(int epfd) {
 }
 
 // Arms the monitor's watch of the loop's epoll set for one arrival of work
-// (EPOLLONESHOT: the arrival that wakes the monitor disarms it).  Called
+// (EPOLLONESHOT: the arrival delivered to the monitor disarms it; one the
+// loop has read before the monitor's epoll_wait gets to it is not
+// delivered, and the watch stays armed for the next, working or not).  Called
 // when the loop is about to wait with nothing ready (by the loop at its
 // prepare, by the monitor when it finds the loop waiting): work that comes
 // to a waiting loop may be a burst, which the loop's own count (at its
@@ -382,7 +384,9 @@ void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
   ArmHolTimerAt(s, arm_at);
   int ms = timeout_ns ? int((timeout_ns + 999999) / 1000000) : -1;
   struct epoll_event ev[3];
-  TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, ms));
+  // stop() sets stop before it writes wake_fd: a write that an edge
+  // dropped after a boost took (DropEdgesAfterBoost()) is seen here.
+  if (!s->stop.load()) TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, ms));
   s->asleep.store(false);
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
@@ -410,22 +414,26 @@ bool QueueEmpty(const struct uv__queue* q) { return q->next == q; }
 
 // Whether an fd waiting to be (re)registered with epoll already has what its
 // watcher asks for: the poll would return it at once (a connection accepted
-// with its request already in, a write waiting for POLLOUT).  More of
-// them than are looked at counts as ready.
+// with its request already in, a write waiting for POLLOUT).  Every one is
+// asked, 64 to a poll(): a burst of accepted connections is the common case
+// of many, and the answer also decides whether the monitor watches the
+// wait that follows (WatchArrivals()).
 bool QueuedWatcherReady(const uv_loop_t* loop) {
-  struct pollfd p[16];
+  struct pollfd p[64];
   nfds_t n = 0;
   const struct uv__queue* head = &loop->watcher_queue;
   for (const struct uv__queue* q = head->next; q != head; q = q->next) {
-    if (n == sizeof(p) / sizeof(p[0])) return true;
     const auto* w = reinterpret_cast<const uv__io_t*>(
         reinterpret_cast<const char*>(q) - offsetof(uv__io_t, watcher_queue));
     p[n].fd = w->fd;
     p[n].events = short(w->pevents & (POLLIN | POLLPRI | POLLOUT));
     p[n].revents = 0;
-    n++;
+    if (++n == sizeof(p) / sizeof(p[0]) || q->next == head) {
+      if (poll(p, n, 0) > 0) return true;
+      n = 0;
+    }
   }
-  return n && poll(p, n, 0) > 0;
+  return false;
 }
 
 // Whether the loop is about to wait: the poll after this prepare may block
@@ -485,8 +493,11 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   uint64_t at = due > hol ? cpu + (due - hol) : 0;
   DropEdgesAfterBoost(s);
   // The arrival that woke this look, or an edge just dropped, disarmed the
-  // watch: if the loop waits already, its prepare will not arm it again.
-  if (s->in_poll.load() && !Readable(s->backend_fd)) WatchArrivals(s);
+  // watch: if the loop waits already (in its poll phase and not running --
+  // in_poll alone also holds through the phase's callbacks), its prepare
+  // will not arm it again.
+  if (s->in_poll.load() && !Readable(s->backend_fd) && !LoopRunnable(s))
+    WatchArrivals(s);
   uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
   uint64_t timeout = refused > now ? refused - now : at ? 0 : s->sample_ns;
   if (progressed && (!timeout || timeout > kRefreshNs)) timeout = kRefreshNs;
