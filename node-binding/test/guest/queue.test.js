@@ -404,11 +404,12 @@ writer.stdout.on('data', (d) => {
   const { wakeups, arrivals, iterations, after } = r.json[0];
   t.diagnostic(`${wakeups} monitor wake-ups for ${arrivals} arrivals at a waiting loop (${iterations} iterations)`);
   assert.strictEqual(after.boosts, 0, JSON.stringify(after));
-  // About one per arrival (fewer where the loop read the byte before the
-  // monitor's epoll_wait delivered it: the edge is then not delivered, and
-  // the next arrival wakes it instead): a monitor that watched only the
-  // first arrival after its start would show about none.
-  assert.ok(wakeups * 4 >= arrivals * 3, `${wakeups} monitor wake-ups for ${arrivals} arrivals: ` + JSON.stringify(after));
+  // About one per arrival, fewer where the loop read the byte before the
+  // monitor's epoll_wait delivered it (the edge is then not delivered): 17-20
+  // of 20 on 6.1 and 6.12, 14 on 6.12-rt, whose loop wins that race more
+  // often.  A monitor that watched only the first arrival after its start
+  // shows about none (0 of 20: guest-tests.txt).
+  assert.ok(wakeups * 2 >= arrivals, `${wakeups} monitor wake-ups for ${arrivals} arrivals: ` + JSON.stringify(after));
 });
 
 test('Queue-Boost: work arriving while an I/O callback runs does not wake the monitor', async (t) => {
@@ -475,7 +476,10 @@ pin(process.pid, 1);
 const s = eb.start({ gc: false, maxDelayMs: 1000 });
 if (!s.active) throw new Error(s.reason);
 // 20 ms callbacks back to back (the typical iteration), and now and then
-// one of 110 ms: over the head-of-line threshold (2.5x: about 50 ms).  The
+// one of 200 ms: over the head-of-line threshold (2.5x the typical
+// iteration, which learns the long ones too when they stay under it: with
+// 110 ms ones a 6.12-rt guest's baseline reached 47 ms, a threshold of
+// 118 ms, and 2 of 5 ended unboosted).  The
 // monitor sleeps through the 20 ms ones, so it must count the long one from
 // its start (the CPU-time timer, the start the loop publishes), not from a
 // look.  The work is the loop thread's own CPU
@@ -495,7 +499,7 @@ const tick = () => {
   if (round >= 0 && round % 5 === 0) {
     // The loop thread's own share of it (Node >= 23.9 says), for the record.
     const t0 = process.threadCpuUsage ? process.threadCpuUsage() : null;
-    own(110);
+    own(200);
     atEnd.push(snap().boostedNow);
     if (t0) { const d = process.threadCpuUsage(t0); ownMs.push(Math.round((d.user + d.system) / 1000)); }
   } else own(20);
