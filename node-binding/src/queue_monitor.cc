@@ -85,6 +85,10 @@ struct QueueMonitor::Shared {
   // The monitor's own epoll set, where it sleeps: the loop's epoll fd
   // edge-triggered and one-shot (WatchArrivals()), signal_fd and wake_fd.
   int watch_fd = -1;
+  // The watch is armed (WatchArrivals()) and no arrival has been delivered
+  // to the monitor since: the loop disarms it when its wait ends without
+  // one (OnCheck).
+  std::atomic<bool> watch_armed{false};
   int stat_fd = -1;     // /proc/self/task/<loop thread>/stat
   clockid_t loop_clock;  // the loop thread's CPU-time clock
   pthread_t thread;
@@ -174,10 +178,16 @@ int CountReady(int epfd) {
   return n > 0 ? n : 0;
 }
 
+void SetWatch(const QueueMonitor::Shared* s, uint32_t events) {
+  struct epoll_event ev = {};
+  ev.events = events;
+  ev.data.fd = s->backend_fd;
+  epoll_ctl(s->watch_fd, EPOLL_CTL_MOD, s->backend_fd, &ev);
+}
+
 // Arms the monitor's watch of the loop's epoll set for one arrival of work
-// (EPOLLONESHOT: the arrival delivered to the monitor disarms it; one the
-// loop has read before the monitor's epoll_wait gets to it is not
-// delivered, and the watch stays armed for the next, working or not).  Called
+// (EPOLLONESHOT: the arrival delivered to the monitor disarms it; so does
+// the loop when its wait ends without one, UnwatchAfterWait()).  Called
 // when the loop is about to wait with nothing ready (by the loop at its
 // prepare, by the monitor when it finds the loop waiting): work that comes
 // to a waiting loop may be a burst, which the loop's own count (at its
@@ -186,11 +196,19 @@ int CountReady(int epfd) {
 // (OnPrepare) or a head-of-line look does: woken for it, the monitor would
 // find nothing new, and a wake-up costs the loop's core a context switch.
 // Arming an fd that is ready already wakes the monitor at once.
-void WatchArrivals(const QueueMonitor::Shared* s) {
-  struct epoll_event ev = {};
-  ev.events = EPOLLIN | EPOLLET | EPOLLONESHOT;
-  ev.data.fd = s->backend_fd;
-  epoll_ctl(s->watch_fd, EPOLL_CTL_MOD, s->backend_fd, &ev);
+void WatchArrivals(QueueMonitor::Shared* s) {
+  s->watch_armed.store(true);
+  SetWatch(s, EPOLLIN | EPOLLET | EPOLLONESHOT);
+}
+
+// The loop's wait is over and the watch is still armed: its poll ended on
+// its timeout, or on an arrival the loop read before the monitor's
+// epoll_wait delivered it (epoll then delivers nothing).  The loop works
+// from here; what arrives now waits for its next poll.  An edge already
+// queued for the monitor is dropped with the mask (epoll asks the watched
+// fd again, with the new events, before it delivers anything).
+void UnwatchAfterWait(QueueMonitor::Shared* s) {
+  if (s->watch_armed.exchange(false)) SetWatch(s, EPOLLET | EPOLLONESHOT);
 }
 
 // CPU time the loop thread has used: it grows only while the loop runs.
@@ -254,7 +272,7 @@ void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
 // The monitor decides on what it saw of the loop a moment ago: by the time
 // it votes, that iteration may be over and the loop, its prepare having
 // found no vote to end, waiting.  So a vote the monitor casts wakes the
-// loop: a prepare that runs after the vote then judges it (AboutToWait()),
+// loop: a prepare that runs after the vote then judges it (PollMayBlock()),
 // and ends it at once if the loop is about to wait.  A vote cast in time
 // costs one short extra iteration.  The loop's own votes (OnPrepare) need
 // no wake-up of the loop; they wake the monitor, to follow them.
@@ -357,6 +375,8 @@ void TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n) {
       DrainSignal(s->signal_fd);
     else if (ev[i].data.fd == s->wake_fd)
       Drain(s->wake_fd);
+    else if (ev[i].data.fd == s->backend_fd)
+      s->watch_armed.store(false);
   }
 }
 
@@ -436,8 +456,8 @@ bool QueuedWatcherReady(const uv_loop_t* loop) {
   return false;
 }
 
-// Whether the loop is about to wait: the poll after this prepare may block
-// and nothing is ready for it.  uv_run() asks libuv's internal
+// Whether the poll after this prepare may block (the loop is about to wait
+// if nothing is ready for it either: the caller asks).  uv_run() asks libuv's internal
 // uv__backend_timeout(); the public uv_backend_timeout() also answers 0
 // whenever fds wait to be (re)registered with epoll -- a connection
 // accepted, a read started or stopped, a write that must wait: most of a
@@ -449,16 +469,29 @@ bool QueuedWatcherReady(const uv_loop_t* loop) {
 // later prepare callback queues are not looked at (more of libuv's
 // internals for little): the boost then ends one iteration early, and
 // such a callback, if long, is head-of-line time that boosts again.
-bool AboutToWait(const QueueMonitor::Shared* s, int timeout) {
+bool PollMayBlock(const QueueMonitor::Shared* s, int timeout) {
   const uv_loop_t* loop = s->loop;
-  if (timeout == 0) {
-    if (QueueEmpty(&loop->watcher_queue)) return false;  // libuv's own answer
-    if (loop->stop_flag || !QueueEmpty(&loop->pending_queue) ||
-        !QueueEmpty(&loop->idle_handles) || loop->closing_handles ||
-        !uv_loop_alive(loop) || QueuedWatcherReady(loop))
-      return false;
-  }
-  return !Readable(s->backend_fd);
+  if (timeout != 0) return true;
+  if (QueueEmpty(&loop->watcher_queue)) return false;  // libuv's own answer
+  return !loop->stop_flag && QueueEmpty(&loop->pending_queue) &&
+         QueueEmpty(&loop->idle_handles) && !loop->closing_handles &&
+         uv_loop_alive(loop) && !QueuedWatcherReady(loop);
+}
+
+// Whether the loop is blocked in its poll: in its poll phase (in_poll alone
+// also holds through the phase's callbacks), not running, and nothing ready
+// for it.
+bool LoopWaits(const QueueMonitor::Shared* s) {
+  return s->in_poll.load() && !Readable(s->backend_fd) && !LoopRunnable(s);
+}
+
+// The monitor found the loop waiting, and the arrival that woke it (or an
+// edge it dropped) disarmed the watch: the loop's prepare, already past,
+// will not arm it again.  A wait that ended meanwhile may have found the
+// watch not yet armed (OnCheck): disarmed then as the loop would have.
+void WatchWaitingLoop(QueueMonitor::Shared* s) {
+  WatchArrivals(s);
+  if (!s->in_poll.load()) UnwatchAfterWait(s);
 }
 
 // Iterations long next to a sample: the loop thread publishes where each
@@ -492,12 +525,7 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   uint64_t due = HolDue(s);
   uint64_t at = due > hol ? cpu + (due - hol) : 0;
   DropEdgesAfterBoost(s);
-  // The arrival that woke this look, or an edge just dropped, disarmed the
-  // watch: if the loop waits already (in its poll phase and not running --
-  // in_poll alone also holds through the phase's callbacks), its prepare
-  // will not arm it again.
-  if (s->in_poll.load() && !Readable(s->backend_fd) && !LoopRunnable(s))
-    WatchArrivals(s);
+  if (LoopWaits(s)) WatchWaitingLoop(s);
   uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
   uint64_t timeout = refused > now ? refused - now : at ? 0 : s->sample_ns;
   if (progressed && (!timeout || timeout > kRefreshNs)) timeout = kRefreshNs;
@@ -529,7 +557,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   if (!uv_metrics_info(s->loop, &m)) s->events_at_prepare = m.events;
 
   // The poll's timeout (libuv computes it right after the prepare phase;
-  // 0 also while fds wait to be added to the epoll set: AboutToWait()).
+  // 0 also while fds wait to be added to the epoll set: PollMayBlock()).
   int timeout = uv_backend_timeout(s->loop);
   bool slow = SlowIterations(s), asleep = s->asleep.load();
   uint64_t seq = s->seq.load(std::memory_order_relaxed) + 1;
@@ -578,13 +606,13 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     }
     // Nothing to end; with nothing ready the poll may block, and work that
     // comes to it is the monitor's to see.
-    if (!length && AboutToWait(s, timeout)) WatchArrivals(s);
+    if (!length && PollMayBlock(s, timeout)) WatchArrivals(s);
     return;
   }
   // The loop is about to wait with nothing ready: the backlog has drained,
   // and the boost ends here, not a sample later; the monitor watches for
   // the work that comes next.
-  if (AboutToWait(s, timeout)) {
+  if (PollMayBlock(s, timeout) && !Readable(s->backend_fd)) {
     if (boosted) EndBoost(s, now);
     WatchArrivals(s);
   }
@@ -622,6 +650,7 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   }
   s->work_began = began;
   s->in_poll.store(false);
+  UnwatchAfterWait(s);
 }
 
 void QueueMonitor::Monitor(Shared* s) {
@@ -690,14 +719,13 @@ void QueueMonitor::Monitor(Shared* s) {
     // its callback may have read the fd already.  (Only a monitor holding
     // a boost looks twice in a row: without one it sleeps after each look,
     // and woke stays set.)
-    if (!woke && in_poll && !progressed && !new_seq &&
-        !Readable(s->backend_fd) && !LoopRunnable(s)) {
+    if (!woke && in_poll && !progressed && !new_seq && LoopWaits(s)) {
       // The loop waits and nothing is queued.
       EndBoost(s, now);
       // The timer counts the iteration the wait ends in.
       DropEdgesAfterBoost(s);
       if (s->seq.load() == seq) {
-        WatchArrivals(s);
+        WatchWaitingLoop(s);
         SleepWatching(s, cpu + HolDue(s), 0);
       }
       last_cpu = LoopCpuNs(s);

@@ -469,6 +469,52 @@ writer.stdout.on('data', (d) => {
   assert.ok(wakeups * 2 >= pairs, `${wakeups} monitor wake-ups for ${pairs} pairs: ` + JSON.stringify(after));
 });
 
+test('Queue-Boost: work arriving while a timer callback runs after a timed-out wait does not wake the monitor', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+const fs = require('node:fs');
+const net = require('node:net');
+// The bounds out of the way (TCG's slow iterations): this is about arrivals.
+const s = eb.start({ gc: false, maxDelayMs: 60000, sampleUs: 10000 });
+if (!s.active) throw new Error(s.reason);
+// The loop thread on CPU 1, the monitor on CPU 0, so that an arrival it is
+// watching for wakes it at once.
+pin(process.pid, 1);
+const mon = fs.readdirSync('/proc/self/task').find((t) => fs.readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim() === 'eventboost-mon');
+if (!mon) throw new Error('no monitor thread');
+pin(mon, 0);
+// A loop that waits for its next timer (its poll ends on the timeout, no
+// event), whose callback sends a byte over a loopback connection the loop
+// holds both ends of, then works 5 ms: the byte arrives while the loop
+// works, and waits for its next poll, where the loop counts it itself.
+const server = net.createServer((c) => c.on('data', () => {}));
+server.listen(0, '127.0.0.1', () => {
+  const client = net.connect(server.address().port, '127.0.0.1', () => {
+    client.setNoDelay(true);
+    let i = 0, before = null;
+    const WARM = 10, MEASURED = 30;
+    const tick = () => {
+      client.write('x');
+      spin(5);
+      if (++i === WARM) before = snap();
+      if (i < WARM + MEASURED) { setTimeout(tick, 30); return; }
+      const after = snap();
+      console.log(JSON.stringify({ wakeups: after.monitorWakeups - before.monitorWakeups, ticks: MEASURED,
+        iterations: after.iterations - before.iterations, after }));
+      process.exit(0);
+    };
+    setTimeout(tick, 30);
+  });
+});
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { wakeups, ticks, iterations, after } = r.json[0];
+  t.diagnostic(`${wakeups} monitor wake-ups for ${ticks} timer callbacks that each sent a byte (${iterations} iterations)`);
+  assert.strictEqual(after.boosts, 0, JSON.stringify(after));
+  // Each wait ends on its timeout, and the loop works from there: a watch
+  // still armed from that wait would wake the monitor for each byte.
+  assert.ok(wakeups * 4 <= ticks, `${wakeups} monitor wake-ups for ${ticks} timer callbacks: ` + JSON.stringify(after));
+});
+
 test('Queue-Boost: with a monitor that rarely looks, a long callback is still boosted while it runs', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
