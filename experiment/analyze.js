@@ -384,10 +384,18 @@ for (const [k, g] of groups) {
     c.monitorUsPerPass = counted.reduce((a, r) => a + r.threadCpuNs.monitor, 0) / 1e3 / passes;
     c.monitorPassesPerRequest = passes / Math.max(1, answeredIn(counted));
   }
+  // Runs from 2026-11-27 on count how often each thread was switched in.
+  const ran = rs.filter((r) => r.threadRuns);
+  if (ran.length) {
+    const per = (f) => ran.reduce((a, r) => a + r.threadRuns[f], 0) / Math.max(1, answeredIn(ran));
+    c.switchesInPerRequest = { loop: per('loop'), monitor: per('monitor'), other: per('other') };
+  }
   cpuSplit.push(c);
+  const sw = c.switchesInPerRequest;
   say(`  diagnostic, CPU time per request, ${k}: loop ${num(c.loopMs, 2)} ms, monitor ${num(c.monitorMs, 2)} ms ` +
     `(${share(c.monitorShareOfLoop)} of the loop's${c.monitorUsPerPass ? `; ${num(c.monitorPassesPerRequest, 1)} looks and wake-ups a request, ` +
-      `${num(c.monitorUsPerPass, 0)} us each` : ''}), other threads ${num(c.otherMs, 2)} ms (${c.runs} runs)`);
+      `${num(c.monitorUsPerPass, 0)} us each` : ''}), other threads ${num(c.otherMs, 2)} ms (${c.runs} runs)` +
+    (sw ? `; switched in a request: loop ${num(sw.loop, 2)}, monitor ${num(sw.monitor, 2)}, other ${num(sw.other, 2)}` : ''));
 }
 // Nothing is written (results.json in experiment/ included) unless the
 // check passed; only a QUICK smoke run may go without it.

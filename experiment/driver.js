@@ -289,13 +289,15 @@ function tailTimes(lg, warmMs) {
     .sort((a, b) => b[1] - a[1]).slice(0, k).sort((a, b) => a[0] - b[0]);
 }
 
-// The CPU time of each of the server's threads (ns, schedstat), by thread id.
+// The CPU time of each of the server's threads (ns) and how many times it
+// was switched in (schedstat's first and third fields), by thread id.
 function threadsCpuNs(pid) {
   const out = new Map();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      out.set(tid, { comm, ns: Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) });
+      const f = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+      out.set(tid, { comm, ns: Number(f[0]), runs: Number(f[2]) });
     } catch { /* the thread ended meanwhile */ }
   }
   return out;
@@ -304,13 +306,14 @@ function threadsCpuNs(pid) {
 // A run's CPU time by thread: the event loop's, the queue monitor's (its
 // thread lives from the policy's start() to its stop(), both outside the
 // run), and the rest of the server's (V8's helpers, libuv's pool).
-function threadsDelta(pid, before, after) {
+// @field: 'ns' (CPU time) or 'runs' (times switched in).
+function threadsDelta(pid, before, after, field = 'ns') {
   const d = { loop: 0, monitor: 0, other: 0 };
   for (const [tid, t] of after) {
-    const ns = t.ns - (before.get(tid)?.ns ?? 0);
-    if (tid === String(pid)) d.loop += ns;
-    else if (t.comm === 'eventboost-mon') d.monitor += ns;
-    else d.other += ns;
+    const x = t[field] - (before.get(tid)?.[field] ?? 0);
+    if (tid === String(pid)) d.loop += x;
+    else if (t.comm === 'eventboost-mon') d.monitor += x;
+    else d.other += x;
   }
   return d;
 }
@@ -330,8 +333,9 @@ async function run(svc, p, rate, ph, seed) {
     const lg = await openLoop(srv, rate, seed);
     const wall = (Date.now() - w0) / 1000;
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
+    const th1 = threadsCpuNs(srv.child.pid);
     return { lg, wall, cpu0Busy, b0, t0, k0, b1: busy(), t1: timeInState(), k1: kernelStats(),
-      threads: threadsDelta(srv.child.pid, th0, threadsCpuNs(srv.child.pid)) };
+      threads: threadsDelta(srv.child.pid, th0, th1), threadRuns: threadsDelta(srv.child.pid, th0, th1, 'runs') };
   });
   const { lg, wall, b0, t0, k0, b1, t1, k1 } = m;
   // The monitor's counters while its session still runs (stop() ends them).
@@ -370,6 +374,10 @@ async function run(svc, p, rate, ph, seed) {
     // The server's CPU time by thread (ns): loop, monitor (Queue-Boost's
     // thread: 0 in a run without it), other.
     threadCpuNs: m.threads,
+    // How many times each was switched in (from 2026-11-27): the loop's
+    // count is about its waits and preemptions, each a context switch
+    // that a host-timed TCG guest charges far more than a native one.
+    threadRuns: m.threadRuns,
     // V8's collections in the server during the run (warm-up and grace
     // included): how many GC cycles the run held.
     v8gc: { major: g1.major - g0.major, minor: g1.minor - g0.minor, pauseMs: Math.round(g1.pauseMs - g0.pauseMs) },
