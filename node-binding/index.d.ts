@@ -93,6 +93,8 @@ export interface Stats {
     iterations: number;
     samples: number;
     monitorWakeups: number;
+    /** Of monitorWakeups, those for work arriving at a waiting loop. */
+    monitorArrivals: number;
   };
   /** The kernel's counters for the policy of the loop's CPU; null when unavailable. */
   kernel: {

@@ -185,6 +185,7 @@ function stats() {
       iterations: q ? q.iterations : 0,
       samples: q ? q.samples : 0,
       monitorWakeups: q ? q.wakeups : 0,
+      monitorArrivals: q ? q.arrivals : 0,
     },
     kernel: k ? {
       policy: k.policy,

@@ -155,6 +155,7 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
   num(qo, "errors", q.errors);
   num(qo, "samples", q.samples);
   num(qo, "wakeups", q.wakeups);
+  num(qo, "arrivals", q.arrivals);
   num(qo, "renewed", q.renewed);
   num(qo, "iterations", q.iterations);
   num(qo, "avgLength", q.avg_length);

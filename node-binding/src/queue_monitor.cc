@@ -86,8 +86,9 @@ struct QueueMonitor::Shared {
   // edge-triggered and one-shot (WatchArrivals()), signal_fd and wake_fd.
   int watch_fd = -1;
   // The watch is armed (WatchArrivals()) and no arrival has been delivered
-  // to the monitor since: the loop disarms it when its wait ends without
-  // one (OnCheck).
+  // to the monitor since: the loop disarms it at the check after its wait
+  // (UnwatchAfterWait()).  Sequentially consistent, as in_poll: the monitor
+  // stores one and loads the other, the loop the reverse (WatchWaitingLoop()).
   std::atomic<bool> watch_armed{false};
   int stat_fd = -1;     // /proc/self/task/<loop thread>/stat
   clockid_t loop_clock;  // the loop thread's CPU-time clock
@@ -139,6 +140,7 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> boosts{0}, boosted_ns{0}, by_length{0}, by_hol{0};
   std::atomic<uint64_t> by_overload{0}, refused{0}, errors{0}, samples{0};
   std::atomic<uint64_t> wakeups{0}, renewed{0};
+  std::atomic<uint64_t> arrivals{0};  // wake-ups for work arriving (watch)
 
   // The monitor wakes the loop after each vote it casts (BeginBoost()):
   // an eventfd of its own, not a uv_async_t, whose eventfd libuv shares
@@ -186,8 +188,8 @@ void SetWatch(const QueueMonitor::Shared* s, uint32_t events) {
 }
 
 // Arms the monitor's watch of the loop's epoll set for one arrival of work
-// (EPOLLONESHOT: the arrival delivered to the monitor disarms it; so does
-// the loop when its wait ends without one, UnwatchAfterWait()).  Called
+// (EPOLLONESHOT: the arrival delivered to the monitor disarms it; the loop
+// disarms it at its check if none was, UnwatchAfterWait()).  Called
 // when the loop is about to wait with nothing ready (by the loop at its
 // prepare, by the monitor when it finds the loop waiting): work that comes
 // to a waiting loop may be a burst, which the loop's own count (at its
@@ -201,14 +203,18 @@ void WatchArrivals(QueueMonitor::Shared* s) {
   SetWatch(s, EPOLLIN | EPOLLET | EPOLLONESHOT);
 }
 
-// The loop's wait is over and the watch is still armed: its poll ended on
-// its timeout, or on an arrival the loop read before the monitor's
-// epoll_wait delivered it (epoll then delivers nothing).  The loop works
-// from here; what arrives now waits for its next poll.  An edge already
-// queued for the monitor is dropped with the mask (epoll asks the watched
-// fd again, with the new events, before it delivers anything).
+// The loop's poll phase is over (its check) and the watch is still armed:
+// its poll ended on its timeout, or on an arrival the loop read before the
+// monitor's epoll_wait delivered it (epoll then delivers nothing, and the
+// watch stayed armed through the phase's I/O callbacks: libuv has no hook
+// between the poll's return and its first callback).  The loop works on
+// from here (immediates, closes, timers); what arrives now waits for its
+// next poll.  An edge queued but not yet collected by the monitor is
+// dropped with the mask (epoll asks the watched fd again, with the new
+// events, before it delivers anything; a monitor it woke already sleeps on).
 void UnwatchAfterWait(QueueMonitor::Shared* s) {
-  if (s->watch_armed.exchange(false)) SetWatch(s, EPOLLET | EPOLLONESHOT);
+  if (s->watch_armed.load() && s->watch_armed.exchange(false))
+    SetWatch(s, EPOLLET | EPOLLONESHOT);
 }
 
 // CPU time the loop thread has used: it grows only while the loop runs.
@@ -375,8 +381,10 @@ void TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n) {
       DrainSignal(s->signal_fd);
     else if (ev[i].data.fd == s->wake_fd)
       Drain(s->wake_fd);
-    else if (ev[i].data.fd == s->backend_fd)
+    else if (ev[i].data.fd == s->backend_fd) {
       s->watch_armed.store(false);
+      s->arrivals.fetch_add(1, std::memory_order_relaxed);
+    }
   }
 }
 
@@ -487,11 +495,15 @@ bool LoopWaits(const QueueMonitor::Shared* s) {
 
 // The monitor found the loop waiting, and the arrival that woke it (or an
 // edge it dropped) disarmed the watch: the loop's prepare, already past,
-// will not arm it again.  A wait that ended meanwhile may have found the
-// watch not yet armed (OnCheck): disarmed then as the loop would have.
+// will not arm it again.  A wait that ended meanwhile may have had its
+// check before this arm: disarmed here then, as the loop would have -- and
+// armed again if the loop has since reached its next prepare, whose own arm
+// the disarm may have undone (that prepare stores in_poll before it arms).
 void WatchWaitingLoop(QueueMonitor::Shared* s) {
   WatchArrivals(s);
-  if (!s->in_poll.load()) UnwatchAfterWait(s);
+  if (s->in_poll.load()) return;
+  UnwatchAfterWait(s);
+  if (s->in_poll.load()) WatchArrivals(s);
 }
 
 // Iterations long next to a sample: the loop thread publishes where each
@@ -936,6 +948,7 @@ QueueMonitor::Counters QueueMonitor::counters() const {
   c.errors = s->errors.load();
   c.samples = s->samples.load();
   c.wakeups = s->wakeups.load();
+  c.arrivals = s->arrivals.load();
   c.renewed = s->renewed.load();
   c.iterations = s->iterations.load();
   c.boosted_now = since != 0;

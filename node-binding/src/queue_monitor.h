@@ -31,7 +31,7 @@ class QueueMonitor {
  public:
   struct Counters {
     uint64_t boosts, boosted_ns, by_length, by_head_of_line, by_overload;
-    uint64_t refused, errors, samples, wakeups, iterations, renewed;
+    uint64_t refused, errors, samples, wakeups, arrivals, iterations, renewed;
     bool boosted_now;
     double avg_length, avg_busy_us;
     int last_error;
