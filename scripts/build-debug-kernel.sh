@@ -1,13 +1,21 @@
 #!/bin/bash
 # Build (once) a 6.12 debug kernel from Debian's linux-source-6.12 for the
-# check-debug lane: KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak, plus what
-# virtme-ng needs to boot it.  The result is cached outside the repo, keyed
-# by the source package version and CONFIG_REV, and is a full
-# build tree, so out-of-tree modules build with `make -C <tree> M=...`.
-#   scripts/build-debug-kernel.sh       prints the tree's path on stdout
+# check-debug lane, plus what virtme-ng needs to boot it:
+#   generic  KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
+#   rt       PREEMPT_RT with lockdep (raw-lock nesting: a sleeping lock
+#            taken under a raw one is reported even where RT would not
+#            sleep that time) and DEBUG_ATOMIC_SLEEP; no KASAN or kmemleak
+#            (the generic kernel's), so that RT's own checks run at a speed
+#            the whole suite fits in.
+# The result is cached outside the repo, keyed by the source package
+# version, the flavour and CONFIG_REV, and is a full build tree, so
+# out-of-tree modules build with `make -C <tree> M=...`.
+#   scripts/build-debug-kernel.sh [generic|rt]   prints the tree's path
 # Env: EB_DEBUG_CACHE (default /var/cache/eventboost/debug-kernel), JOBS.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+flavor=${1:-generic}
+case $flavor in generic | rt) ;; *) echo "usage: $0 [generic|rt]" >&2; exit 2 ;; esac
 tarball=/usr/src/linux-source-6.12.tar.xz
 if [ ! -r "$tarball" ]; then
 	echo "error: $tarball missing (apt-get install linux-source-6.12; scripts/setup-deps.sh does)" >&2
@@ -18,18 +26,24 @@ srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c 
 CONFIG_REV=2
 self=r$CONFIG_REV
 cache=${EB_DEBUG_CACHE:-/var/cache/eventboost/debug-kernel}
-tree=$cache/$srcver-$self/linux
+# The generic tree keeps the key it always had.
+key=$srcver-$self$([ "$flavor" = rt ] && echo -rt)
+tree=$cache/$key/linux
 if [ -e "$tree/.eb-built" ]; then
 	echo "$tree"
 	exit 0
 fi
 mkdir -p "$cache"
-# Earlier keys are stale: drop them (each tree is several GB).
-find "$cache" -mindepth 1 -maxdepth 1 ! -name "$srcver-$self" -exec rm -rf {} +
+# Earlier keys of this flavour are stale: drop them (each tree is several
+# GB); the other flavour's stay.
+for d in "$cache"/*; do
+	[ -d "$d" ] && [ "$d" != "$cache/$key" ] || continue
+	case $d in *-rt) [ "$flavor" = rt ] ;; *) [ "$flavor" = generic ] ;; esac && rm -rf "$d"
+done
 rm -rf "$tree"
 mkdir -p "$tree"
-log=$cache/$srcver-$self/build.log
-echo "debug kernel: building in $tree (log: $log); this takes a while" >&2
+log=$cache/$key/build.log
+echo "debug kernel: building the $flavor one in $tree (log: $log); this takes a while" >&2
 start=$(date +%s)
 {
 	tar -xJf "$tarball" -C "$tree" --strip-components=1
@@ -40,18 +54,24 @@ start=$(date +%s)
 	c=scripts/config
 	# The lane's purpose: memory errors, lock order, sleeping in atomic
 	# context, leaks.  Inline KASAN is the faster instrumentation.
-	$c -e KASAN -e KASAN_GENERIC -e KASAN_INLINE -d KASAN_VMALLOC \
-	   -e PROVE_LOCKING -e DEBUG_ATOMIC_SLEEP -e DEBUG_SPINLOCK \
-	   -e DEBUG_MUTEXES -e DEBUG_LOCK_ALLOC \
-	   -e DEBUG_KMEMLEAK -d DEBUG_KMEMLEAK_DEFAULT_OFF \
-	   -e DEBUG_KMEMLEAK_AUTO_SCAN --set-val DEBUG_KMEMLEAK_MEM_POOL_SIZE 65536 \
-	   -e DEBUG_FS -e DEBUG_FS_ALLOW_ALL
+	$c -e PROVE_LOCKING -e DEBUG_ATOMIC_SLEEP -e DEBUG_SPINLOCK \
+	   -e DEBUG_MUTEXES -e DEBUG_LOCK_ALLOC -e DEBUG_FS -e DEBUG_FS_ALLOW_ALL
+	if [ "$flavor" = rt ]; then
+		$c -d PREEMPT -d PREEMPT_VOLUNTARY -d PREEMPT_NONE -d PREEMPT_LAZY \
+		   -e EXPERT -e PREEMPT_RT -e PROVE_RAW_LOCK_NESTING
+		want="PREEMPT_RT PROVE_RAW_LOCK_NESTING"
+	else
+		$c -e KASAN -e KASAN_GENERIC -e KASAN_INLINE -d KASAN_VMALLOC \
+		   -e DEBUG_KMEMLEAK -d DEBUG_KMEMLEAK_DEFAULT_OFF \
+		   -e DEBUG_KMEMLEAK_AUTO_SCAN --set-val DEBUG_KMEMLEAK_MEM_POOL_SIZE 65536
+		want="KASAN DEBUG_KMEMLEAK"
+	fi
 	# What the suite needs (kconfig-suite.sh), and the release name.
 	"$here/kconfig-suite.sh"
 	$c \
-	   --set-str LOCALVERSION -ebdebug -d LOCALVERSION_AUTO
+	   --set-str LOCALVERSION "-ebdebug$([ "$flavor" = rt ] && echo -rt)" -d LOCALVERSION_AUTO
 	make olddefconfig
-	for opt in KASAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK CPU_FREQ \
+	for opt in $want PROVE_LOCKING DEBUG_ATOMIC_SLEEP CPU_FREQ \
 		   MODULES HOTPLUG_CPU FTRACE USER_NS; do
 		grep -q "^CONFIG_$opt=y" .config || { echo "error: CONFIG_$opt not set" >&2; exit 1; }
 	done

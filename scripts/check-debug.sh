@@ -1,14 +1,16 @@
 #!/bin/bash
 # make check-debug: the whole guest suite, the stress suite and the fuzzer
-# on a 6.12 debug kernel (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
-# built once and cached by build-debug-kernel.sh).  Zero reports to pass.
+# on two 6.12 debug kernels, built once and cached by build-debug-kernel.sh:
+# generic (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak) and rt (PREEMPT_RT,
+# lockdep with raw-lock nesting, DEBUG_ATOMIC_SLEEP).  Zero reports to pass.
 #   scripts/check-debug.sh                  host: build, boot, report
-#   scripts/check-debug.sh --guest KVER TOP OUT    (inside the guest)
+#   scripts/check-debug.sh --guest KVER TOP OUT FLAVOR   (inside the guest)
+# Env: EB_DEBUG_FLAVORS (default "generic rt").
 # Output: build/debug/tap-<kernel>.txt, dmesg-*.txt, kmemleak-<kernel>.txt.
 set -uo pipefail
 
 if [ "${1:-}" = --guest ]; then
-	KVER=$2 TOP=$3 OUT=$4
+	KVER=$2 TOP=$3 OUT=$4 FLAVOR=${5:-generic}
 	. "$TOP/selftests/stress/splats.sh"
 	rc=0
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -43,7 +45,9 @@ if [ "${1:-}" = --guest ]; then
 	EB_EMULATED_ARGS="-T runtime_follows_frequency" \
 		sh "$TOP/selftests/run_guest.sh" "$KVER" "$TOP" "$OUT" || true
 	[ "$(cat "$OUT/result-$KVER" 2>/dev/null)" = 0 ] || rc=1
-	if [ -w $kml ]; then
+	if [ "$FLAVOR" = rt ]; then
+		echo "# kmemleak: not in the rt debug kernel (the generic one runs it)"
+	elif [ -w $kml ]; then
 		# An object is reported once unreferenced for 5 s and seen by
 		# two scans.
 		sleep 6; echo scan > $kml; sleep 6; echo scan > $kml
@@ -66,41 +70,53 @@ fi
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-t0=$(date +%s)
-tree=$(scripts/build-debug-kernel.sh) || exit 1
-echo "==> debug kernel: $tree (built in $(cat "$tree/.eb-built") s, once)"
-kver=$(make -s -C "$tree" kernelrelease)
-kimg=$tree/../bzImage
-# A copy outside the tree: given the tree's own image, vng would treat the
-# tree as a kernel source directory and set up its modules.
-cmp -s "$tree/arch/x86/boot/bzImage" "$kimg" || cp "$tree/arch/x86/boot/bzImage" "$kimg"
 
-echo "==> build for $kver"
-fail=0
-EB_KDIR=$tree scripts/kbuild.sh "$kver" eventboost Kbuild governor uapi || fail=1
-EB_KDIR=$tree scripts/kbuild.sh "$kver" ebtest selftests/driver/Kbuild \
-	selftests/driver/ebtest_cpufreq.c governor/eb_compat.h || fail=1
-scripts/fetch-ksrc.sh || fail=1
-make -s userlib || fail=1
-make -s -C selftests || fail=1
-(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null) || fail=1
-[ $fail = 0 ] || { echo "FAIL: build"; exit 1; }
+# One debug kernel: build (once), boot, run the suite in it.
+run_flavor() {
+	local flavor=$1 t0 t1 t2 tree kver kimg out fail
+	t0=$(date +%s)
+	tree=$(scripts/build-debug-kernel.sh "$flavor") || return 1
+	echo "==> $flavor debug kernel: $tree (built in $(cat "$tree/.eb-built") s, once)"
+	kver=$(make -s -C "$tree" kernelrelease)
+	kimg=$tree/../bzImage
+	# A copy outside the tree: given the tree's own image, vng would treat the
+	# tree as a kernel source directory and set up its modules.
+	cmp -s "$tree/arch/x86/boot/bzImage" "$kimg" || cp "$tree/arch/x86/boot/bzImage" "$kimg"
 
-out=$top/build/debug
-mkdir -p "$out"
-rm -f "$out/result-debug-$kver"
-t1=$(date +%s)
-echo "==> guest suite, stress and fuzz on $kver"
-# As selftests/run_vm.sh; KASAN and lockdep make TCG a few times slower.
-EB_KIMG=$kimg scripts/guest.sh "$kver" "$out" "${EB_VM_TIMEOUT:-5400}" \
-	bash "$top/scripts/check-debug.sh" --guest "$kver" "$top" "$out" |
-	tee "$out/tap-$kver.txt"
-t2=$(date +%s)
-echo
-echo "==> check-debug: build and setup $((t1 - t0)) s, guest run $((t2 - t1)) s"
-grep -h -E '^# Totals' "$out/tap-$kver.txt" | sed 's/^/  /'
-if [ "$(cat "$out/result-debug-$kver" 2>/dev/null)" != 0 ]; then
-	echo "FAIL: debug kernel run (see $out/tap-$kver.txt, $out/dmesg-debug-$kver.txt)"
-	exit 1
-fi
-echo "PASS: debug kernel $kver: zero reports"
+	echo "==> build for $kver"
+	fail=0
+	EB_KDIR=$tree scripts/kbuild.sh "$kver" eventboost Kbuild governor uapi || fail=1
+	EB_KDIR=$tree scripts/kbuild.sh "$kver" ebtest selftests/driver/Kbuild \
+		selftests/driver/ebtest_cpufreq.c governor/eb_compat.h || fail=1
+	scripts/fetch-ksrc.sh || fail=1
+	make -s userlib || fail=1
+	make -s -C selftests || fail=1
+	(cd node-binding && npm install --no-audit --no-fund --loglevel=error >/dev/null) || fail=1
+	[ $fail = 0 ] || { echo "FAIL: build"; return 1; }
+
+	out=$top/build/debug
+	mkdir -p "$out"
+	rm -f "$out/result-debug-$kver"
+	t1=$(date +%s)
+	echo "==> guest suite, stress and fuzz on $kver"
+	# As selftests/run_vm.sh; KASAN and lockdep make TCG a few times slower.
+	EB_KIMG=$kimg scripts/guest.sh "$kver" "$out" "${EB_VM_TIMEOUT:-5400}" \
+		bash "$top/scripts/check-debug.sh" --guest "$kver" "$top" "$out" "$flavor" |
+		tee "$out/tap-$kver.txt"
+	t2=$(date +%s)
+	echo
+	echo "==> check-debug ($flavor): build and setup $((t1 - t0)) s, guest run $((t2 - t1)) s"
+	grep -h -E '^# Totals' "$out/tap-$kver.txt" | sed 's/^/  /'
+	if [ "$(cat "$out/result-debug-$kver" 2>/dev/null)" != 0 ]; then
+		echo "FAIL: $flavor debug kernel run (see $out/tap-$kver.txt, $out/dmesg-debug-$kver.txt)"
+		return 1
+	fi
+	echo "PASS: debug kernel $kver: zero reports"
+}
+
+rc=0
+for flavor in ${EB_DEBUG_FLAVORS:-generic rt}; do
+	case $flavor in generic | rt) ;; *) echo "check-debug: EB_DEBUG_FLAVORS: '$flavor' is not generic or rt" >&2; exit 2 ;; esac
+	run_flavor "$flavor" || rc=1
+done
+exit $rc
