@@ -465,12 +465,12 @@ bool QueuedWatcherReady(const uv_loop_t* loop) {
 }
 
 // Whether the poll after this prepare may block (the loop is about to wait
-// if nothing is ready for it either: the caller asks).  uv_run() asks libuv's internal
-// uv__backend_timeout(); the public uv_backend_timeout() also answers 0
-// whenever fds wait to be (re)registered with epoll -- a connection
-// accepted, a read started or stopped, a write that must wait: most of a
-// server's long iterations -- and the poll then blocks all the same (libuv
-// src/unix/core.c).  There the rest of the internal test is made on the
+// if nothing is ready for it either: the caller asks).  uv_run() asks
+// libuv's internal uv__backend_timeout(); the public uv_backend_timeout()
+// also answers 0 whenever fds wait to be (re)registered with epoll -- a
+// connection accepted, a read started or stopped, a write that must wait:
+// most of a server's long iterations -- and the poll then blocks all the
+// same (libuv src/unix/core.c).  There the rest of the internal test is made on the
 // loop's fields: callbacks pending, idle handles (Node's setImmediate),
 // handles closing, uv_stop(); and those fds, not yet in the epoll set, are
 // asked themselves.  A timer already due, a child to reap, and work that a
