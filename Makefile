@@ -7,7 +7,7 @@
 #   make bench                cost of a hint, hint->applied latency, cost to Node (~15 min)
 #   make experiment           tail latency vs energy, every policy, emulated DVFS (~2 h)
 #   make stress / make fuzz   long stress suite / long ioctl fuzzing, every kernel
-#   make check-debug          guest suite, stress and fuzz on a KASAN/lockdep/kmemleak kernel
+#   make check-debug          guest suite, stress and fuzz on KASAN/lockdep/kmemleak and RT/lockdep kernels
 #   make install DESTDIR= PREFIX= KVER= LIBDIR=  /  make uninstall (same variables)
 #   make install-user         the same without the module (no kernel headers needed)
 #   make install-dkms DESTDIR=              sources for DKMS (rebuilds on kernel upgrades)

@@ -469,8 +469,10 @@ test('Queue-Boost: work arriving while a timer callback runs after a timed-out w
   const r = await h.runNode(h.PRELUDE + SNAP + `
 const fs = require('node:fs');
 const net = require('node:net');
-// The bounds out of the way (TCG's slow iterations): this is about arrivals.
-const s = eb.start({ gc: false, maxDelayMs: 60000, sampleUs: 10000 });
+// The bounds out of the way (TCG's slow iterations; on the RT debug kernel
+// one of 80 iterations crossed 2.5 times the typical one): this is about
+// arrivals.
+const s = eb.start({ gc: false, maxDelayMs: 60000, sampleUs: 10000, queueFactor: 20 });
 if (!s.active) throw new Error(s.reason);
 // The loop thread on CPU 1, the monitor on CPU 0, so that an arrival it is
 // watching for wakes it at once.
@@ -507,8 +509,9 @@ server.listen(0, '127.0.0.1', () => {
   const { wakeups, arrivals, ticks, iterations, after } = r.json[0];
   t.diagnostic(`${wakeups} monitor wake-ups (${arrivals} for an arrival) for ${ticks} timer callbacks that each sent a byte (${iterations} iterations)`);
   assert.strictEqual(after.boosts, 0, JSON.stringify(after));
-  // A wait for the timer and the iteration that reads the byte, per tick.
-  assert.ok(iterations >= 2 * ticks - 2, JSON.stringify(after));
+  // A wait for the timer and the iteration that reads the byte, per tick
+  // (59 and 60 for 30 ticks; the byte and the next timer can share one).
+  assert.ok(2 * iterations >= 3 * ticks, JSON.stringify(after));
   // Each wait ends on its timeout, and the loop works from there: a watch
   // still armed from that wait would wake the monitor for each byte (30 of
   // 30 on 709f71b).  What else wakes it here (a once-a-second look while
