@@ -26,8 +26,11 @@ srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || stat -c 
 CONFIG_REV=2
 self=r$CONFIG_REV
 cache=${EB_DEBUG_CACHE:-/var/cache/eventboost/debug-kernel}
-# The generic tree keeps the key it always had.
-key=$srcver-$self$([ "$flavor" = rt ] && echo -rt)
+# The generic tree keeps the key it always had.  (Not $(test && echo):
+# under set -e an assignment from a failing substitution ends the script.)
+sfx=
+[ "$flavor" != rt ] || sfx=-rt
+key=$srcver-$self$sfx
 tree=$cache/$key/linux
 if [ -e "$tree/.eb-built" ]; then
 	echo "$tree"
@@ -45,7 +48,12 @@ mkdir -p "$tree"
 log=$cache/$key/build.log
 echo "debug kernel: building the $flavor one in $tree (log: $log); this takes a while" >&2
 start=$(date +%s)
-{
+# A subshell of its own with errexit on: a step that fails ends the build
+# there, not a later step that happens to succeed (in a { } || list, or a
+# subshell whose status is tested, bash ignores set -e).
+set +e
+(
+	set -e
 	tar -xJf "$tarball" -C "$tree" --strip-components=1
 	cd "$tree"
 	# vng's own base: defconfig plus what a virtme guest needs (virtio,
@@ -69,7 +77,7 @@ start=$(date +%s)
 	# What the suite needs (kconfig-suite.sh), and the release name.
 	"$here/kconfig-suite.sh"
 	$c \
-	   --set-str LOCALVERSION "-ebdebug$([ "$flavor" = rt ] && echo -rt)" -d LOCALVERSION_AUTO
+	   --set-str LOCALVERSION "-ebdebug$sfx" -d LOCALVERSION_AUTO
 	make olddefconfig
 	for opt in $want PROVE_LOCKING DEBUG_ATOMIC_SLEEP CPU_FREQ \
 		   MODULES HOTPLUG_CPU FTRACE USER_NS; do
@@ -77,7 +85,14 @@ start=$(date +%s)
 	done
 	make -j"${JOBS:-$(nproc)}" bzImage modules
 	make modules_prepare
-} >"$log" 2>&1 || { tail -50 "$log" >&2; echo "error: debug kernel build failed (log: $log)" >&2; exit 1; }
+) >"$log" 2>&1
+st=$?
+set -e
+if [ "$st" != 0 ]; then
+	tail -50 "$log" >&2
+	echo "error: the $flavor debug kernel's build failed (log: $log)" >&2
+	exit 1
+fi
 echo "$(( $(date +%s) - start ))" >"$tree/.eb-built"
 echo "debug kernel: built $(make -s -C "$tree" kernelrelease) in $(cat "$tree/.eb-built") s" >&2
 echo "$tree"
