@@ -30,6 +30,11 @@ if [ "${1:-}" = --guest ]; then
 		echo scan > $kml; echo clear > $kml
 	fi
 	dmesg > "$OUT/dmesg-boot-$KVER.txt"
+	# The rt lane is worth what its kernel is: PREEMPT_RT, lockdep on.
+	if [ "$FLAVOR" = rt ]; then
+		if uname -v | grep -q PREEMPT_RT; then echo "ok - the kernel is PREEMPT_RT ($(uname -v))"
+		else echo "not ok - the rt debug kernel is not PREEMPT_RT ($(uname -v))"; rc=1; fi
+	fi
 	if grep -E "$EB_SPLATS" "$OUT/dmesg-boot-$KVER.txt"; then
 		echo "not ok - debug kernel boots without reports"; rc=1
 	fi
@@ -58,10 +63,19 @@ if [ "${1:-}" = --guest ]; then
 	else
 		echo "not ok - kmemleak not available"; rc=1
 	fi
+	# Lockdep turns itself off at its first report: still on, it saw
+	# every lock taken in the run.
+	if grep -q 'debug_locks: *1' /proc/lockdep_stats 2>/dev/null; then
+		echo "ok - lockdep still on at the end of the run"
+	else
+		echo "not ok - lockdep is off at the end of the run (/proc/lockdep_stats)"; rc=1
+	fi
+	checks="KASAN, lockdep, atomic-sleep or kmemleak"
+	[ "$FLAVOR" != rt ] || checks="lockdep (raw-lock nesting too) or atomic-sleep"
 	if dmesg | grep -E "$EB_SPLATS"; then
 		echo "not ok - debug reports in the kernel log (above)"; rc=1
 	else
-		echo "ok - no KASAN, lockdep, atomic-sleep or kmemleak report"
+		echo "ok - no $checks report"
 	fi
 	dmesg > "$OUT/dmesg-debug-$KVER.txt"
 	echo "$rc" > "$OUT/result-debug-$KVER"
@@ -75,7 +89,8 @@ cd "$top" || exit 1
 run_flavor() {
 	local flavor=$1 t0 t1 t2 tree kver kimg out fail
 	t0=$(date +%s)
-	tree=$(scripts/build-debug-kernel.sh "$flavor") || return 1
+	tree=$(scripts/build-debug-kernel.sh "$flavor") ||
+		{ echo "FAIL: the $flavor debug kernel's build (above)"; return 1; }
 	echo "==> $flavor debug kernel: $tree (built in $(cat "$tree/.eb-built") s, once)"
 	kver=$(make -s -C "$tree" kernelrelease)
 	kimg=$tree/../bzImage
@@ -114,9 +129,13 @@ run_flavor() {
 	echo "PASS: debug kernel $kver: zero reports"
 }
 
-rc=0
-for flavor in ${EB_DEBUG_FLAVORS:-generic rt}; do
+flavors=${EB_DEBUG_FLAVORS-generic rt}
+for flavor in $flavors; do
 	case $flavor in generic | rt) ;; *) echo "check-debug: EB_DEBUG_FLAVORS: '$flavor' is not generic or rt" >&2; exit 2 ;; esac
+done
+[ -n "${flavors// /}" ] || { echo "check-debug: EB_DEBUG_FLAVORS is empty: say generic, rt or both" >&2; exit 2; }
+rc=0
+for flavor in $flavors; do
 	run_flavor "$flavor" || rc=1
 done
 exit $rc
