@@ -199,8 +199,11 @@ void SetWatch(const QueueMonitor::Shared* s, uint32_t events) {
 // find nothing new, and a wake-up costs the loop's core a context switch.
 // Arming an fd that is ready already wakes the monitor at once.
 void WatchArrivals(QueueMonitor::Shared* s) {
-  s->watch_armed.store(true);
+  // Armed, then flagged: a disarm (UnwatchAfterWait()) flags off, then
+  // disarms, so a flag set finds its arm made, and a disarm that saw no
+  // flag comes before an arm that will be seen.
   SetWatch(s, EPOLLIN | EPOLLET | EPOLLONESHOT);
+  s->watch_armed.store(true);
 }
 
 // The loop's poll phase is over (its check) and the watch is still armed:
@@ -374,16 +377,18 @@ void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
 }
 
 // Takes the events of the monitor's set (an arrival needs nothing taken:
-// its one-shot watch is disarmed by its delivery).
-void TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n) {
+// its one-shot watch is disarmed by its delivery).  @woke: they woke the
+// monitor (an arrival among them is counted), not edges dropped unslept.
+void TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n,
+                bool woke) {
   for (int i = 0; i < n; i++) {
-    if (ev[i].data.fd == s->signal_fd)
+    if (ev[i].data.fd == s->signal_fd) {
       DrainSignal(s->signal_fd);
-    else if (ev[i].data.fd == s->wake_fd)
+    } else if (ev[i].data.fd == s->wake_fd) {
       Drain(s->wake_fd);
-    else if (ev[i].data.fd == s->backend_fd) {
+    } else if (ev[i].data.fd == s->backend_fd) {
       s->watch_armed.store(false);
-      s->arrivals.fetch_add(1, std::memory_order_relaxed);
+      if (woke) s->arrivals.fetch_add(1, std::memory_order_relaxed);
     }
   }
 }
@@ -393,7 +398,7 @@ void TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n) {
 void DropEdgesAfterBoost(QueueMonitor::Shared* s) {
   if (!s->after_boost) return;
   struct epoll_event ev[3];
-  TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, 0));
+  TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, 0), false);
   s->after_boost = false;
 }
 
@@ -414,7 +419,8 @@ void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
   struct epoll_event ev[3];
   // stop() sets stop before it writes wake_fd: a write that an edge
   // dropped after a boost took (DropEdgesAfterBoost()) is seen here.
-  if (!s->stop.load()) TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, ms));
+  if (!s->stop.load())
+    TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, ms), true);
   s->asleep.store(false);
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
@@ -470,13 +476,13 @@ bool QueuedWatcherReady(const uv_loop_t* loop) {
 // also answers 0 whenever fds wait to be (re)registered with epoll -- a
 // connection accepted, a read started or stopped, a write that must wait:
 // most of a server's long iterations -- and the poll then blocks all the
-// same (libuv src/unix/core.c).  There the rest of the internal test is made on the
-// loop's fields: callbacks pending, idle handles (Node's setImmediate),
-// handles closing, uv_stop(); and those fds, not yet in the epoll set, are
-// asked themselves.  A timer already due, a child to reap, and work that a
-// later prepare callback queues are not looked at (more of libuv's
-// internals for little): the boost then ends one iteration early, and
-// such a callback, if long, is head-of-line time that boosts again.
+// same (libuv src/unix/core.c).  There the rest of the internal test is
+// made on the loop's fields: callbacks pending, idle handles (Node's
+// setImmediate), handles closing, uv_stop(); and those fds, not yet in the
+// epoll set, are asked themselves.  A timer already due, a child to reap,
+// and work that a later prepare callback queues are not looked at (more of
+// libuv's internals for little): the boost then ends one iteration early,
+// and such a callback, if long, is head-of-line time that boosts again.
 bool PollMayBlock(const QueueMonitor::Shared* s, int timeout) {
   const uv_loop_t* loop = s->loop;
   if (timeout != 0) return true;
@@ -503,7 +509,7 @@ void WatchWaitingLoop(QueueMonitor::Shared* s) {
   WatchArrivals(s);
   if (s->in_poll.load()) return;
   UnwatchAfterWait(s);
-  if (s->in_poll.load()) WatchArrivals(s);
+  if (s->in_poll.load() && !Readable(s->backend_fd)) WatchArrivals(s);
 }
 
 // Iterations long next to a sample: the loop thread publishes where each
