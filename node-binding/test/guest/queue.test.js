@@ -32,6 +32,13 @@ const spawnPeer = (script, stdio = 'ignore') => {
   ch.unref();
   return ch;
 };
+// Pins Queue-Boost's monitor thread (the one named eventboost-mon) to @cpu.
+const pinMonitor = (cpu) => {
+  const fs = require('node:fs');
+  const mon = fs.readdirSync('/proc/self/task').find((t) => fs.readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim() === 'eventboost-mon');
+  if (!mon) throw new Error('no monitor thread');
+  pin(mon, cpu);
+};
 // A peer writing into the loop through its stdout (a pipe): the test ends
 // (exit 2) if it exits before finish(), and (exit 3) if no verdict came in
 // 120 s, saying what never came -- a writer that could not start would
@@ -417,16 +424,13 @@ writer.stdout.on('data', (d) => {
 
 test('Queue-Boost: work arriving while an I/O callback runs does not wake the monitor', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
-const fs = require('node:fs');
 // The bounds out of the way (TCG's slow iterations): this is about arrivals.
 const s = eb.start({ gc: false, maxDelayMs: 60000, sampleUs: 10000 });
 if (!s.active) throw new Error(s.reason);
 // The loop thread on CPU 1, the monitor on CPU 0: an unpinned service's
 // monitor runs beside its loop, and looks while the loop's callbacks run.
 pin(process.pid, 1);
-const mon = fs.readdirSync('/proc/self/task').find((t) => fs.readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim() === 'eventboost-mon');
-if (!mon) throw new Error('no monitor thread');
-pin(mon, 0);
+pinMonitor(0);
 // A writer on CPU 0 sending pairs of bytes: one at a waiting loop, whose
 // callback works 20 ms, and the second 5 ms later, while that callback
 // runs (the loop is in its poll phase then, as it is for every I/O
@@ -469,7 +473,6 @@ writer.stdout.on('data', (d) => {
 
 test('Queue-Boost: work arriving while a timer callback runs after a timed-out wait does not wake the monitor', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
-const fs = require('node:fs');
 const net = require('node:net');
 // The bounds out of the way (TCG's slow iterations; on the RT debug kernel
 // one of 80 iterations crossed 2.5 times the typical one): this is about
@@ -479,9 +482,7 @@ if (!s.active) throw new Error(s.reason);
 // The loop thread on CPU 1, the monitor on CPU 0, so that an arrival it is
 // watching for wakes it at once.
 pin(process.pid, 1);
-const mon = fs.readdirSync('/proc/self/task').find((t) => fs.readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim() === 'eventboost-mon');
-if (!mon) throw new Error('no monitor thread');
-pin(mon, 0);
+pinMonitor(0);
 // A loop that waits for its next timer (its poll ends on the timeout, no
 // event), whose callback sends a byte over a loopback connection the loop
 // holds both ends of, then works 5 ms: the byte arrives while the loop
