@@ -30,6 +30,12 @@ export interface StartOptions {
    * Default 100.
    */
   maxDelayMs?: number;
+  /**
+   * When a callback long next to the typical iteration (the head-of-line threshold) boosts:
+   * 'always', or 'waiting': only once work waits behind it on the loop's epoll set.
+   * The overload bound boosts in either. Default 'always'.
+   */
+  headOfLine?: 'always' | 'waiting';
   /** Hint device. Default $EVENTBOOST_DEVICE, else /dev/eventboost. */
   device?: string;
 }

@@ -11,8 +11,14 @@ const GC_KINDS = Object.freeze(['scavenge', 'minor-mark-compact', 'mark-compact'
 // scavenge, and they leave the budget to Queue-Boost (issue 21).
 const DEFAULT_GC_KINDS = ['incremental-marking', 'mark-compact'];
 const DEFAULTS = Object.freeze({
-  gc: true, queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, device: undefined,
+  gc: true, queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, headOfLine: 'always',
+  device: undefined,
 });
+// When a callback long next to the typical one boosts: 'always', or
+// 'waiting', only once work waits behind it on the loop's epoll set (an
+// arrival, a completion): a long callback nobody waits behind then runs at
+// the base clock, up to the overload bound.
+const HEAD_OF_LINE = Object.freeze(['always', 'waiting']);
 const QUEUE_FACTOR_MIN = 1;
 const QUEUE_FACTOR_MAX = 100;
 const SAMPLE_US_MIN = 100;
@@ -83,6 +89,11 @@ function normalize(options) {
   for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v;
   const queue = o.queue;
   if (typeof queue !== 'boolean') throw typeError('queue', 'true or false', queue);
+  if (!HEAD_OF_LINE.includes(o.headOfLine)) {
+    if (typeof o.headOfLine !== 'string') throw typeError('headOfLine', `'always' or 'waiting'`, o.headOfLine);
+    throw coded(new RangeError(`eventboost: option headOfLine must be 'always' or 'waiting', got ${describe(o.headOfLine)}`),
+      'ERR_INVALID_ARG_VALUE');
+  }
   if (o.device !== undefined && (typeof o.device !== 'string' || !o.device || o.device.includes('\0'))) {
     throw typeError('device', 'a non-empty path', o.device);
   }
@@ -92,6 +103,7 @@ function normalize(options) {
     queueFactor: number('queueFactor', o.queueFactor, QUEUE_FACTOR_MIN, QUEUE_FACTOR_MAX, false),
     sampleUs: number('sampleUs', o.sampleUs, SAMPLE_US_MIN, SAMPLE_US_MAX, true),
     maxDelayMs: number('maxDelayMs', o.maxDelayMs, MAX_DELAY_MS_MIN, MAX_DELAY_MS_MAX, true),
+    headOfLine: o.headOfLine,
     device: o.device,
   };
 }
@@ -125,12 +137,14 @@ function fromEnv(env) {
   num('EVENTBOOST_QUEUE_FACTOR', 'queueFactor');
   num('EVENTBOOST_SAMPLE_US', 'sampleUs');
   num('EVENTBOOST_QUEUE_MAX_DELAY_MS', 'maxDelayMs');
+  const hol = (env.EVENTBOOST_QUEUE_HEAD_OF_LINE ?? '').trim();
+  if (hol) options.headOfLine = hol;
   if (env.EVENTBOOST_DEVICE) options.device = env.EVENTBOOST_DEVICE;
   try {
     normalize(options);
   } catch (e) {
     const name = { queueFactor: 'EVENTBOOST_QUEUE_FACTOR', sampleUs: 'EVENTBOOST_SAMPLE_US',
-      maxDelayMs: 'EVENTBOOST_QUEUE_MAX_DELAY_MS',
+      maxDelayMs: 'EVENTBOOST_QUEUE_MAX_DELAY_MS', headOfLine: 'EVENTBOOST_QUEUE_HEAD_OF_LINE',
       device: 'EVENTBOOST_DEVICE', gc: 'EVENTBOOST_GC_KINDS' };
     const m = /option (\w+)/.exec(e.message);
     throw new Error(m && name[m[1]] ? e.message.replace(/^eventboost: option \w+/, name[m[1]]) : e.message);

@@ -67,13 +67,14 @@ Napi::Object Result(Napi::Env env, bool active, int err) {
 }
 
 // start(device|null, gcTypes, queue, queueFactor, sampleUs, maxDelayMs,
-//       testVoteDelayUs)
+//       holWaiting, testVoteDelayUs)
 Napi::Value Start(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Instance* in = Get(env);
-  if (info.Length() != 7 || !(info[0].IsString() || info[0].IsNull()) ||
+  if (info.Length() != 8 || !(info[0].IsString() || info[0].IsNull()) ||
       !info[1].IsNumber() || !info[2].IsBoolean() || !info[3].IsNumber() ||
-      !info[4].IsNumber() || !info[5].IsNumber() || !info[6].IsNumber()) {
+      !info[4].IsNumber() || !info[5].IsNumber() || !info[6].IsBoolean() ||
+      !info[7].IsNumber()) {
     Napi::TypeError::New(env, "eventboost native start: bad arguments")
         .ThrowAsJavaScriptException();
     return env.Undefined();
@@ -87,7 +88,8 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
   double factor = info[3].As<Napi::Number>().DoubleValue();
   unsigned sample_us = info[4].As<Napi::Number>().Uint32Value();
   unsigned max_delay_ms = info[5].As<Napi::Number>().Uint32Value();
-  unsigned test_vote_delay_us = info[6].As<Napi::Number>().Uint32Value();
+  bool hol_waiting = info[6].As<Napi::Boolean>().Value();
+  unsigned test_vote_delay_us = info[7].As<Napi::Number>().Uint32Value();
 
   // Binds the client to this thread: the loop's thread.
   int err = eb_open(&in->client, device.empty() ? nullptr : device.c_str());
@@ -100,7 +102,7 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
       err = -ENOTSUP;
     else
       err = in->queue.Start(loop, in->client, factor, sample_us, max_delay_ms,
-                            test_vote_delay_us);
+                            hol_waiting, test_vote_delay_us);
     if (err) {
       in->Stop();
       return Result(env, false, err);

@@ -73,6 +73,9 @@ struct QueueMonitor::Shared {
   double factor = 2.5;
   uint64_t sample_ns = 1000000;
   uint64_t max_delay_ns = 100000000;
+  // headOfLine 'waiting': the head-of-line threshold boosts only once work
+  // waits on the loop's epoll set (WorkWaits()).
+  bool hol_waiting = false;
   int wake_fd = -1;     // eventfd: stop() wakes the monitor
   // A timer on the loop thread's CPU clock, armed while the monitor
   // sleeps (by the monitor, and by the loop at the prepares that publish
@@ -492,6 +495,16 @@ bool PollMayBlock(const QueueMonitor::Shared* s, int timeout) {
          uv_loop_alive(loop) && !QueuedWatcherReady(loop);
 }
 
+// Whether work waits behind the loop: an fd of its epoll set is ready
+// (@length of them), not counting the monitor's own wake-up of the loop
+// after a vote (vote_fd), which may still be unread after the vote ended.
+// Node's own tasks posted to the loop (a V8 helper's result) are work
+// waiting too; a JS timer come due is not seen (Node keeps one libuv timer
+// for all of them, and libuv runs due timers only after its poll).
+bool WorkWaits(const QueueMonitor::Shared* s, int length) {
+  return length > 1 || (length == 1 && !Readable(s->vote_fd));
+}
+
 // Whether the loop is blocked in its poll: in its poll phase (in_poll alone
 // also holds through the phase's callbacks), not running, and nothing ready
 // for it.
@@ -541,9 +554,17 @@ uint64_t BoostedLook(const QueueMonitor::Shared* s) {
 void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
                    uint64_t now, bool progressed) {
   uint64_t due = HolDue(s);
+  // headOfLine 'waiting', past the threshold with nothing waiting: the next
+  // arrival at the working loop is what boosts (the watch, which the loop
+  // disarms at its check), or the overload bound.
+  bool await_arrival = s->hol_waiting && hol >= due && hol < s->max_delay_ns;
+  if (await_arrival) due = s->max_delay_ns;
   uint64_t at = due > hol ? cpu + (due - hol) : 0;
   DropEdgesAfterBoost(s);
-  if (LoopWaits(s)) WatchWaitingLoop(s);
+  if (await_arrival)
+    WatchArrivals(s);
+  else if (LoopWaits(s))
+    WatchWaitingLoop(s);
   uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
   uint64_t timeout = refused > now ? refused - now : at ? 0 : s->sample_ns;
   if (progressed && (!timeout || timeout > kRefreshNs)) timeout = kRefreshNs;
@@ -768,7 +789,8 @@ void QueueMonitor::Monitor(Shared* s) {
 
     if (!boosted && now >= s->refused_until.load(std::memory_order_relaxed)) {
       bool by_length = warm && length >= 2 && length > s->factor * avg_length;
-      bool by_hol = warm && hol >= threshold;
+      bool by_hol = warm && hol >= threshold &&
+                    (!s->hol_waiting || WorkWaits(s, length));
       bool by_overload = hol >= s->max_delay_ns;
       if (by_length || by_hol || by_overload) {
         Why why = by_length ? Why::kLength
@@ -847,7 +869,7 @@ static void OnClose(uv_handle_t* handle) {
 
 int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
                         unsigned sample_us, unsigned max_delay_ms,
-                        unsigned test_vote_delay_us) {
+                        bool hol_waiting, unsigned test_vote_delay_us) {
   int fd = uv_backend_fd(loop);
   if (fd < 0) return -ENOTSUP;
 
@@ -857,6 +879,7 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   s->factor = factor;
   s->sample_ns = uint64_t(sample_us) * 1000;
   s->max_delay_ns = uint64_t(max_delay_ms) * 1000000;
+  s->hol_waiting = hol_waiting;
   s->test_vote_delay_ns = uint64_t(test_vote_delay_us) * 1000;
   s->backend_fd = fd;
   s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -6,7 +6,8 @@
 //   - queue length: events ready on the loop's epoll set, counted when the
 //     loop's poll returns and while the callbacks run (the backlog);
 //   - head-of-line time: the loop thread's own CPU time since it last
-//     reached its queue (prepare): preemption does not count;
+//     reached its queue (prepare): preemption does not count; with
+//     headOfLine 'waiting', only once work waits on the loop's epoll set;
 //   - overload: the head-of-line time against an absolute bound
 //     (maxDelayMs), whatever the averages say.
 // Length and head-of-line thresholds are baselines (count-weighted means
@@ -16,7 +17,9 @@
 // epoll set, watched edge-triggered) or until an iteration has used the
 // head-of-line threshold of the loop thread's CPU time (a timer on that
 // clock): an idle service, or a busy loop whose iterations stay below the
-// thresholds while nothing arrives, never wakes it.
+// thresholds while nothing arrives, never wakes it.  With headOfLine
+// 'waiting', an iteration past the head-of-line threshold is watched for
+// the first arrival behind it (or the overload bound) before it boosts.
 #ifndef EVENTBOOST_QUEUE_MONITOR_H
 #define EVENTBOOST_QUEUE_MONITOR_H
 
@@ -38,10 +41,12 @@ class QueueMonitor {
   };
 
   // 0 or a negative errno.  Must be called on @loop's thread.
-  // @test_vote_delay_us: 0, or for the test suite a delay between the
-  // monitor's decision to boost and its vote.
+  // @hol_waiting: a head-of-line boost only once work waits behind the
+  // loop (start()'s headOfLine 'waiting').  @test_vote_delay_us: 0, or for
+  // the test suite a delay between the monitor's decision to boost and its
+  // vote.
   int Start(uv_loop_t* loop, eb_client* client, double factor,
-            unsigned sample_us, unsigned max_delay_ms,
+            unsigned sample_us, unsigned max_delay_ms, bool hol_waiting,
             unsigned test_vote_delay_us = 0);
   // Join the monitor, end a held vote, close the handles.  Loop thread.
   // @closed(@arg) runs once the handles have closed (at once when nothing

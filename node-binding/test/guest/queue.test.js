@@ -39,12 +39,13 @@ const pinMonitor = (cpu) => {
   if (!mon) throw new Error('no monitor thread');
   pin(mon, cpu);
 };
-// A peer writing into the loop through its stdout (a pipe): the test ends
+// A peer writing into the loop through its stdout (a pipe; its stdin one
+// too if @stdin is 'pipe'): the test ends
 // (exit 2) if it exits before finish(), and (exit 3) if no verdict came in
 // 120 s, saying what never came -- a writer that could not start would
 // leave the test waiting for ever.
-const spawnWriter = (script, what) => {
-  const w = spawnPeer(script, ['ignore', 'pipe', 'inherit']);
+const spawnWriter = (script, what, stdin = 'ignore') => {
+  const w = spawnPeer(script, [stdin, 'pipe', 'inherit']);
   let done = false;
   w.on('exit', (code) => { if (!done) { console.error('the writer exited: ' + code); process.exit(2); } });
   setTimeout(() => { console.error('no ' + what + ' in 120 s'); process.exit(3); }, 120000).unref();
@@ -569,6 +570,70 @@ setImmediate(tick);
   assert.ok(st.byHeadOfLine >= 1, JSON.stringify(st));
   // One may be unlucky under TCG (a look delayed past its end); not two.
   assert.ok(atEnd.filter(Boolean).length >= atEnd.length - 1, JSON.stringify(atEnd));
+});
+
+// headOfLine 'waiting' (issue 21's energy): a callback long next to the
+// typical one is boosted only once work waits behind it.  The same kind of
+// long callback, in turn with nothing arriving, with a byte arriving from a
+// peer before the head-of-line threshold is crossed (the look at the
+// crossing finds it), and after (the monitor, past the threshold, watches
+// for it).
+test("Queue-Boost: with headOfLine 'waiting', a long callback is boosted only once work waits behind it", async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+// The overload bound out of the way: this is about the head-of-line signal.
+const s = eb.start({ gc: false, maxDelayMs: 2000, headOfLine: 'waiting' });
+if (!s.active) throw new Error(s.reason);
+// The loop on CPU 1, the monitor on CPU 0 beside the peer, so that an
+// arrival it watches for wakes it at once.
+pin(process.pid, 1);
+pinMonitor(0);
+// The peer writes a byte the number of ms after each line it reads that the
+// line says.  It says when it is ready (a Node starting under TCG takes
+// seconds).
+const writer = spawnWriter(
+  "require('fs').writeSync(1, 'r');" +
+  "process.stdin.on('data', (d) => setTimeout(() => require('fs').writeSync(1, 'x'), Number(String(d).trim())));",
+  'bytes', 'pipe');
+// 20 ms callbacks, and every fifth a long one: the threshold is 2.5 times
+// the typical iteration (about 50 ms under TCG, so about 130 ms).
+const KINDS = [['quiet', 200, 0], ['early', 200, 30], ['late', 400, 300]];
+const WARM = 40, ROUNDS = 12;
+const rounds = { quiet: [], early: [], late: [] };
+let i = 0;
+const tick = () => {
+  const round = i - WARM;
+  if (round >= 0 && round % 5 === 0) {
+    const [kind, ms, byteAt] = KINDS[(round / 5) % 3];
+    const before = snap();
+    if (byteAt) writer.stdin.write(byteAt + '\\n');
+    spin(ms);
+    const at = snap();
+    rounds[kind].push({ boostedNow: at.boostedNow, hol: at.byHeadOfLine - before.byHeadOfLine,
+      arrivals: at.monitorArrivals - before.monitorArrivals });
+  } else {
+    // The peer's first bytes come late (its code is compiled, under TCG):
+    // not into the rounds.
+    if (i < WARM && i % 4 === 0) writer.stdin.write('1\\n');
+    spin(20);
+  }
+  if (++i < WARM + 5 * ROUNDS) setImmediate(tick);
+  else { writer.finish(); console.log(JSON.stringify({ rounds, st: eb.stats().queue })); }
+};
+writer.stdout.once('data', () => { writer.stdout.on('data', () => {}); setImmediate(tick); });
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { rounds: { quiet, early, late }, st } = r.json[0];
+  const boosted = (a) => a.filter((x) => x.boostedNow).length;
+  t.diagnostic(`boosted at the end: nothing arriving ${boosted(quiet)} of ${quiet.length}, ` +
+    `a byte before the threshold ${boosted(early)} of ${early.length}, after it ${boosted(late)} of ${late.length} ` +
+    `(the monitor woken for it ${late.filter((x) => x.arrivals > 0).length} times); ${JSON.stringify(st)}`);
+  // One may be unlucky (V8 posting a task to the loop is work waiting too).
+  // The default ('always') boosts every one of them: the tests above.
+  assert.ok(quiet.filter((x) => x.hol > 0).length <= 1, JSON.stringify(quiet));
+  assert.ok(boosted(early) >= early.length - 1, JSON.stringify(early));
+  assert.ok(boosted(late) >= late.length - 1, JSON.stringify(late));
+  // The late byte woke the monitor, which was watching for it.
+  assert.ok(late.filter((x) => x.arrivals > 0 && x.hol > 0).length >= late.length - 1, JSON.stringify(late));
 });
 
 // A server's long callback nearly always changes what libuv watches: it

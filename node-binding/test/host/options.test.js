@@ -3,11 +3,12 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { normalize, fromEnv } = require('../../lib/options');
 
-test('defaults: the major GC cycles, queue on, factor 2.5, 1 ms sampling, 100 ms overload bound', () => {
+test('defaults: the major GC cycles, queue on, factor 2.5, 1 ms sampling, 100 ms overload bound, head-of-line always', () => {
   assert.deepStrictEqual(normalize(), {
     gc: ['incremental-marking', 'mark-compact'],
-    queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, device: undefined,
+    queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, headOfLine: 'always', device: undefined,
   });
+  assert.strictEqual(normalize({ headOfLine: 'waiting' }).headOfLine, 'waiting');
   assert.strictEqual(normalize({ maxDelayMs: 20 }).maxDelayMs, 20);
   assert.throws(() => normalize({ maxDelayMs: 0 }), /option maxDelayMs must be an integer from 1 to 60000, got 0/);
   assert.deepStrictEqual(fromEnv({ EVENTBOOST_QUEUE_MAX_DELAY_MS: '50' }), { options: { maxDelayMs: 50 } });
@@ -33,7 +34,9 @@ const bad = [
   [{ sampleUs: 2e6 }, RangeError, /option sampleUs/],
   [{ device: '' }, TypeError, /option device must be a non-empty path/],
   [{ device: 3 }, TypeError, /option device/],
-  [{ queu: true }, TypeError, /unknown option 'queu' \(options: gc, queue, queueFactor, sampleUs, maxDelayMs, device\)/],
+  [{ headOfLine: 'wait' }, RangeError, /option headOfLine must be 'always' or 'waiting', got 'wait'/],
+  [{ headOfLine: true }, TypeError, /option headOfLine must be 'always' or 'waiting', got true/],
+  [{ queu: true }, TypeError, /unknown option 'queu' \(options: gc, queue, queueFactor, sampleUs, maxDelayMs, headOfLine, device\)/],
   ['all', TypeError, /options must be an object, got 'all'/],
   [[], TypeError, /options must be an object, got an array/],
 ];
@@ -72,4 +75,7 @@ test('environment: numbers and device, checked like options and named by variabl
   assert.throws(() => fromEnv({ EVENTBOOST_QUEUE_FACTOR: 'abc' }), /EVENTBOOST_QUEUE_FACTOR must be a number, got 'abc'/);
   assert.throws(() => fromEnv({ EVENTBOOST_QUEUE_FACTOR: '0' }), /^Error: EVENTBOOST_QUEUE_FACTOR must be a number from 1 to 100/);
   assert.throws(() => fromEnv({ EVENTBOOST_SAMPLE_US: '10' }), /EVENTBOOST_SAMPLE_US must be an integer from 100/);
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST_QUEUE_HEAD_OF_LINE: ' waiting ' }), { options: { headOfLine: 'waiting' } });
+  assert.throws(() => fromEnv({ EVENTBOOST_QUEUE_HEAD_OF_LINE: 'never' }),
+    /^Error: EVENTBOOST_QUEUE_HEAD_OF_LINE must be 'always' or 'waiting', got 'never'/);
 });
