@@ -390,12 +390,20 @@ for (const [k, g] of groups) {
     const per = (f) => ran.reduce((a, r) => a + r.threadRuns[f], 0) / Math.max(1, answeredIn(ran));
     c.switchesInPerRequest = { loop: per('loop'), monitor: per('monitor'), other: per('other') };
   }
+  // And from 2026-11-27 afternoon how often each was preempted.
+  const pre = rs.filter((r) => r.threadPreempted);
+  if (pre.length) {
+    const per = (f) => pre.reduce((a, r) => a + r.threadPreempted[f], 0) / Math.max(1, answeredIn(pre));
+    c.preemptedPerRequest = { loop: per('loop'), monitor: per('monitor'), other: per('other') };
+  }
   cpuSplit.push(c);
   const sw = c.switchesInPerRequest;
   say(`  diagnostic, CPU time per request, ${k}: loop ${num(c.loopMs, 2)} ms, monitor ${num(c.monitorMs, 2)} ms ` +
     `(${share(c.monitorShareOfLoop)} of the loop's${c.monitorUsPerPass ? `; ${num(c.monitorPassesPerRequest, 1)} looks and wake-ups a request, ` +
       `${num(c.monitorUsPerPass, 0)} us each` : ''}), other threads ${num(c.otherMs, 2)} ms (${c.runs} runs)` +
-    (sw ? `; switched in a request: loop ${num(sw.loop, 2)}, monitor ${num(sw.monitor, 2)}, other ${num(sw.other, 2)}` : ''));
+    (sw ? `; switched in a request: loop ${num(sw.loop, 2)}, monitor ${num(sw.monitor, 2)}, other ${num(sw.other, 2)}` : '') +
+    (c.preemptedPerRequest ? ` (of them preempted: loop ${num(c.preemptedPerRequest.loop, 2)}, ` +
+      `monitor ${num(c.preemptedPerRequest.monitor, 2)}, other ${num(c.preemptedPerRequest.other, 2)})` : ''));
 }
 // Nothing is written (results.json in experiment/ included) unless the
 // check passed; only a QUICK smoke run may go without it.
@@ -475,7 +483,7 @@ function svg() {
   const y0 = Math.min(-0.05, ...ys); const y1 = Math.max(0.3, ...ys);
   const X = (v) => L + (v - x0) / (x1 - x0) * (W - L - R);
   const Y = (v) => H - B - (v - y0) / (y1 - y0) * (H - T - B);
-  const colors = { 'eb-gc': '#1b9e77', 'eb-gc-pauses': '#8dd3c7', 'eb-gc-marking': '#0b5e47', 'eb-queue': '#7570b3', 'eb-gc+queue': '#d95f02', 'eb-gc-marking+queue': '#a63603', 'eb-gc+queue+tuning': '#e7298a', oracle: '#66a61e',
+  const colors = { 'eb-gc': '#1b9e77', 'eb-gc-pauses': '#8dd3c7', 'eb-gc-marking': '#0b5e47', 'eb-queue': '#7570b3', 'eb-gc+queue': '#d95f02', 'eb-gc-marking+queue': '#a63603', 'eb-queue-waiting': '#9e9ac8', 'eb-gc-marking+queue-waiting': '#fd8d3c', 'eb-gc+queue+tuning': '#e7298a', oracle: '#66a61e',
     'fixed-2.6': '#444', 'fixed-3.3': '#777', 'fixed-4.0': '#999', schedutil: '#a6761d', ondemand: '#e6ab02' };
   let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">\n`;
   s += `<rect width="${W}" height="${H}" fill="white"/>\n`;

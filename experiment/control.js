@@ -9,7 +9,9 @@
 //        cycle), to show what boosting the marking adds; gcmark: of the
 //        major GC cycles alone (marking through its mark-compact, no
 //        scavenges), to show what boosting the scavenges costs; allmark:
-//        gcmark with Queue-Boost
+//        gcmark with Queue-Boost; queuewait, allmarkwait: queue and
+//        allmark with headOfLine 'waiting' (a long callback boosts only
+//        once work waits behind it)
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
 //   gc=1:     a full GC first (hooks off), so that every run starts from
@@ -34,6 +36,7 @@ const MAJOR = ['incremental-marking', 'mark-compact'];
 const MODES = {
   off: null, gc: { queue: false }, gcpause: { queue: false, gc: PAUSES },
   gcmark: { queue: false, gc: MAJOR }, queue: { gc: false }, all: {}, allmark: { gc: MAJOR },
+  queuewait: { gc: false, headOfLine: 'waiting' }, allmarkwait: { gc: MAJOR, headOfLine: 'waiting' },
 };
 const tail = new RegExp(process.env.ORACLE_URLS || '^/(heavy|posts)$');
 let oracle = false;

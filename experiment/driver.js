@@ -112,6 +112,10 @@ const POLICIES = [
   // boosting the scavenges costs, and that with Queue-Boost.
   { name: 'eb-gc-marking', gov: 'eventboost', eb: 'gcmark' },
   { name: 'eb-gc-marking+queue', gov: 'eventboost', eb: 'allmark' },
+  // Queue-Boost whose head-of-line signal boosts a long callback only once
+  // work waits behind it (headOfLine 'waiting'), alone and with GC-Boost.
+  { name: 'eb-queue-waiting', gov: 'eventboost', eb: 'queuewait' },
+  { name: 'eb-gc-marking+queue-waiting', gov: 'eventboost', eb: 'allmarkwait' },
   // The in-kernel alternative: schedutil with the loop thread's uclamp_min
   // raised to 1024 from GC enter to GC exit of the major GC cycles (the
   // package's hooks, whose two ioctls uclamp-shim.so, preloaded into a
@@ -289,15 +293,19 @@ function tailTimes(lg, warmMs) {
     .sort((a, b) => b[1] - a[1]).slice(0, k).sort((a, b) => a[0] - b[0]);
 }
 
-// The CPU time of each of the server's threads (ns) and how many times it
-// was switched in (schedstat's first and third fields), by thread id.
+// The CPU time of each of the server's threads (ns), how many times it
+// was switched in (schedstat's first and third fields), and how many times
+// it was switched out while still runnable (status's
+// nonvoluntary_ctxt_switches: preempted), by thread id.
 function threadsCpuNs(pid) {
   const out = new Map();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       const comm = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
       const f = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
-      out.set(tid, { comm, ns: Number(f[0]), runs: Number(f[2]) });
+      const st = fs.readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+      const preempted = Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(st)?.[1] ?? NaN);
+      out.set(tid, { comm, ns: Number(f[0]), runs: Number(f[2]), preempted });
     } catch { /* the thread ended meanwhile */ }
   }
   return out;
@@ -306,7 +314,7 @@ function threadsCpuNs(pid) {
 // A run's CPU time by thread: the event loop's, the queue monitor's (its
 // thread lives from the policy's start() to its stop(), both outside the
 // run), and the rest of the server's (V8's helpers, libuv's pool).
-// @field: 'ns' (CPU time) or 'runs' (times switched in).
+// @field: 'ns' (CPU time), 'runs' (times switched in) or 'preempted'.
 function threadsDelta(pid, before, after, field = 'ns') {
   const d = { loop: 0, monitor: 0, other: 0 };
   for (const [tid, t] of after) {
@@ -335,7 +343,8 @@ async function run(svc, p, rate, ph, seed) {
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
     const th1 = threadsCpuNs(srv.child.pid);
     return { lg, wall, cpu0Busy, b0, t0, k0, b1: busy(), t1: timeInState(), k1: kernelStats(),
-      threads: threadsDelta(srv.child.pid, th0, th1), threadRuns: threadsDelta(srv.child.pid, th0, th1, 'runs') };
+      threads: threadsDelta(srv.child.pid, th0, th1), threadRuns: threadsDelta(srv.child.pid, th0, th1, 'runs'),
+      threadPreempted: threadsDelta(srv.child.pid, th0, th1, 'preempted') };
   });
   const { lg, wall, b0, t0, k0, b1, t1, k1 } = m;
   // The monitor's counters while its session still runs (stop() ends them).
@@ -378,6 +387,9 @@ async function run(svc, p, rate, ph, seed) {
     // count is about its waits and preemptions, each a context switch
     // that a host-timed TCG guest charges far more than a native one.
     threadRuns: m.threadRuns,
+    // How many of those switches out were preemptions (from 2026-11-27,
+    // afternoon): the thread still runnable, another put on its CPU.
+    threadPreempted: m.threadPreempted,
     // V8's collections in the server during the run (warm-up and grace
     // included): how many GC cycles the run held.
     v8gc: { major: g1.major - g0.major, minor: g1.minor - g0.minor, pauseMs: Math.round(g1.pauseMs - g0.pauseMs) },
