@@ -93,6 +93,12 @@ struct QueueMonitor::Shared {
   // (UnwatchAfterWait()).  Sequentially consistent, as in_poll: the monitor
   // stores one and loads the other, the loop the reverse (WatchWaitingLoop()).
   std::atomic<bool> watch_armed{false};
+  // headOfLine 'waiting': the monitor, past the head-of-line threshold with
+  // nothing waiting, watches the working loop for the first arrival
+  // (AwaitArrival()).  The iteration's work goes on past its check
+  // (immediates, closes, timers): the check leaves the watch armed, and the
+  // next prepare ends the wait and wakes the monitor.
+  std::atomic<bool> awaiting{false};
   int stat_fd = -1;     // /proc/self/task/<loop thread>/stat
   clockid_t loop_clock;  // the loop thread's CPU-time clock
   pthread_t thread;
@@ -163,6 +169,14 @@ namespace {
 
 enum class Why { kLength, kHeadOfLine, kOverload };
 
+// wake_fd: a write before the monitor sleeps leaves it readable, so no
+// wake-up is lost.
+void WakeMonitor(const QueueMonitor::Shared* s) {
+  uint64_t one = 1;
+  ssize_t r = write(s->wake_fd, &one, sizeof(one));
+  (void)r;  // EAGAIN: a wake-up is pending already
+}
+
 void Drain(int fd) {
   uint64_t v;
   ssize_t r = read(fd, &v, sizeof(v));
@@ -199,7 +213,8 @@ void SetWatch(const QueueMonitor::Shared* s, uint32_t events) {
 // prepare, before the poll) cannot see.  Work that comes while the loop
 // works waits for its next poll, where the loop counts it itself
 // (OnPrepare) or a head-of-line look does: woken for it, the monitor would
-// find nothing new, and a wake-up costs the loop's core a context switch.
+// find nothing new, and a wake-up costs the loop's core a context switch --
+// but for headOfLine 'waiting' past the threshold (AwaitArrival()).
 // Arming an fd that is ready already wakes the monitor at once.
 void WatchArrivals(QueueMonitor::Shared* s) {
   // Armed, then flagged: a disarm (UnwatchAfterWait()) flags off, then
@@ -221,6 +236,24 @@ void WatchArrivals(QueueMonitor::Shared* s) {
 void UnwatchAfterWait(QueueMonitor::Shared* s) {
   if (s->watch_armed.load() && s->watch_armed.exchange(false))
     SetWatch(s, EPOLLET | EPOLLONESHOT);
+}
+
+// headOfLine 'waiting': the loop, in iteration @seq, is past the
+// head-of-line threshold and nothing waits behind it.  The first arrival
+// is what boosts: watch the working loop for it, through the rest of the
+// iteration (awaiting keeps the check from disarming the watch; the next
+// prepare ends it).  Not if that prepare has come already (a watch armed
+// now would outlive the work it was for): the look that follows sees the
+// new iteration.
+bool AwaitArrival(QueueMonitor::Shared* s, uint64_t seq) {
+  if (s->seq.load() != seq) return false;
+  s->awaiting.store(true);
+  // The prepare bumps seq, then takes the flag: one that came between the
+  // test and the flag did not see it, so take it back.  (If the prepare
+  // took it, it woke the monitor, which sleeps no longer than that.)
+  if (s->seq.load() != seq && s->awaiting.exchange(false)) return false;
+  WatchArrivals(s);
+  return true;
 }
 
 // CPU time the loop thread has used: it grows only while the loop runs.
@@ -552,21 +585,27 @@ uint64_t BoostedLook(const QueueMonitor::Shared* s) {
 // later.  While the loop works (@progressed), a look at least every
 // kRefreshNs keeps the baselines learning.
 void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
-                   uint64_t now, bool progressed) {
+                   uint64_t now, bool progressed, uint64_t seq) {
   uint64_t due = HolDue(s);
+  uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
   // headOfLine 'waiting', past the threshold with nothing waiting: the next
-  // arrival at the working loop is what boosts (the watch, which the loop
-  // disarms at its check), or the overload bound.
-  bool await_arrival = s->hol_waiting && hol >= due && hol < s->max_delay_ns;
-  if (await_arrival) due = s->max_delay_ns;
+  // arrival at the working loop is what boosts, or the overload bound.
+  bool past_hol = s->hol_waiting && hol >= due && hol < s->max_delay_ns;
+  if (past_hol) due = s->max_delay_ns;
   uint64_t at = due > hol ? cpu + (due - hol) : 0;
   DropEdgesAfterBoost(s);
-  if (await_arrival)
-    WatchArrivals(s);
-  else if (LoopWaits(s))
-    WatchWaitingLoop(s);
-  uint64_t refused = s->refused_until.load(std::memory_order_relaxed);
-  uint64_t timeout = refused > now ? refused - now : at ? 0 : s->sample_ns;
+  // Not while the loop's set is ready (an arm would fire at once, and
+  // again at each look): refused, the boost is asked again at
+  // refused_until; an arrival since the look boosts at the next look; the
+  // monitor's own vote wake-up, unread, is no work: looks as far apart as
+  // a boosted monitor's.
+  int ready = past_hol && refused <= now ? CountReady(s->backend_fd) : -1;
+  bool awaiting = ready == 0 && AwaitArrival(s, seq);
+  if (!awaiting && LoopWaits(s)) WatchWaitingLoop(s);
+  uint64_t timeout = refused > now   ? refused - now
+                     : at           ? 0
+                     : s->sample_ns;
+  if (ready > 0) timeout = WorkWaits(s, ready) ? s->sample_ns : BoostedLook(s);
   if (progressed && (!timeout || timeout > kRefreshNs)) timeout = kRefreshNs;
   // Without the CPU-time timer (timer_create failed) the bound is looked
   // at after as much wall-clock time, which CPU time never outruns.
@@ -575,6 +614,9 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
     if (!timeout || timeout > left) timeout = left;
   }
   SleepWatching(s, at, timeout);
+  // Woken (an arrival, the overload bound, a look): the monitor decides
+  // anew; the loop's check may disarm from here.
+  if (awaiting) s->awaiting.store(false);
 }
 
 }  // namespace
@@ -588,7 +630,12 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     s->last_busy_ns.store(now - s->work_began, std::memory_order_relaxed);
   }
   s->work_began = 0;
-  s->iterations.fetch_add(1, std::memory_order_relaxed);
+  // The iteration that ends the warm-up wakes the monitor, which may sleep
+  // up to the overload bound of CPU time before then: the baselines, and the
+  // head-of-line threshold with them, begin there.
+  if (s->iterations.fetch_add(1, std::memory_order_relaxed) + 1 ==
+      kWarmupIterations)
+    WakeMonitor(s);
   if (!s->only_vote_woke) s->counted_seq.fetch_add(1, std::memory_order_relaxed);
   s->only_vote_woke = false;
   s->prepare_ns = now;
@@ -615,11 +662,13 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   }
   s->in_poll.store(true);
   // The first iteration wakes the monitor, which waits for it to begin.
-  if (s->seq.fetch_add(1) == 0) {
-    uint64_t one = 1;
-    ssize_t r = write(s->wake_fd, &one, sizeof(one));
-    (void)r;
-  }
+  if (s->seq.fetch_add(1) == 0) WakeMonitor(s);
+  // The iteration the monitor watched for an arrival is over unboosted
+  // (taken after seq: AwaitArrival()): it looks at the new one, and its
+  // baseline learns the long one as one iteration; the watch ends unless
+  // the loop waits.
+  bool awaited = s->awaiting.exchange(false);
+  if (awaited) WakeMonitor(s);
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the nearer bound of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
@@ -639,13 +688,14 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
       // The monitor may sleep until the next arrival (or be about to):
       // woken, it follows the boost from now (its renewal, its end while
       // the loop stays busy).
-      uint64_t one = 1;
-      ssize_t r = write(s->wake_fd, &one, sizeof(one));
-      (void)r;
+      WakeMonitor(s);
     }
     // Nothing to end; with nothing ready the poll may block, and work that
     // comes to it is the monitor's to see.
-    if (!length && PollMayBlock(s, timeout)) WatchArrivals(s);
+    if (!length && PollMayBlock(s, timeout))
+      WatchArrivals(s);
+    else if (awaited)
+      UnwatchAfterWait(s);
     return;
   }
   // The loop is about to wait with nothing ready: the backlog has drained,
@@ -654,6 +704,8 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   if (PollMayBlock(s, timeout) && !Readable(s->backend_fd)) {
     if (boosted) EndBoost(s, now);
     WatchArrivals(s);
+  } else if (awaited) {
+    UnwatchAfterWait(s);
   }
 }
 
@@ -689,7 +741,7 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   }
   s->work_began = began;
   s->in_poll.store(false);
-  UnwatchAfterWait(s);
+  if (!s->awaiting.load()) UnwatchAfterWait(s);
 }
 
 void QueueMonitor::Monitor(Shared* s) {
@@ -826,7 +878,7 @@ void QueueMonitor::Monitor(Shared* s) {
       s->after_boost = true;
       SleepNs(s, BoostedLook(s));
     } else {
-      SleepUntilDue(s, cpu, hol, now, progressed);
+      SleepUntilDue(s, cpu, hol, now, progressed, seq);
       woke = true;
     }
   }
@@ -995,9 +1047,7 @@ void QueueMonitor::Stop(void (*closed)(void*), void* arg) {
   }
 
   s->stop.store(true);
-  uint64_t one = 1;
-  ssize_t r = write(s->wake_fd, &one, sizeof(one));
-  (void)r;
+  WakeMonitor(s);
   pthread_join(s->thread, nullptr);  // it ends a vote still held
   if (s->timer_ready.exchange(false)) timer_delete(s->hol_timer);
   last_ = counters();
