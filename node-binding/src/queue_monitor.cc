@@ -90,7 +90,7 @@ struct QueueMonitor::Shared {
   int watch_fd = -1;
   // The watch is armed (WatchArrivals()) and no arrival has been delivered
   // to the monitor since: the loop disarms it at the check after its wait
-  // (UnwatchAfterWait()).  Sequentially consistent, as in_poll: the monitor
+  // (UnwatchAfterWait()), unless the monitor awaits an arrival (awaiting).  Sequentially consistent, as in_poll: the monitor
   // stores one and loads the other, the loop the reverse (WatchWaitingLoop()).
   std::atomic<bool> watch_armed{false};
   // headOfLine 'waiting': the monitor, past the head-of-line threshold with
@@ -206,7 +206,8 @@ void SetWatch(const QueueMonitor::Shared* s, uint32_t events) {
 
 // Arms the monitor's watch of the loop's epoll set for one arrival of work
 // (EPOLLONESHOT: the arrival delivered to the monitor disarms it; the loop
-// disarms it at its check if none was, UnwatchAfterWait()).  Called
+// disarms it at its check if none was, UnwatchAfterWait(), or at its next
+// prepare while the monitor awaits one, AwaitArrival()).  Called
 // when the loop is about to wait with nothing ready (by the loop at its
 // prepare, by the monitor when it finds the loop waiting): work that comes
 // to a waiting loop may be a burst, which the loop's own count (at its
@@ -249,9 +250,12 @@ bool AwaitArrival(QueueMonitor::Shared* s, uint64_t seq) {
   if (s->seq.load() != seq) return false;
   s->awaiting.store(true);
   // The prepare bumps seq, then takes the flag: one that came between the
-  // test and the flag did not see it, so take it back.  (If the prepare
-  // took it, it woke the monitor, which sleeps no longer than that.)
-  if (s->seq.load() != seq && s->awaiting.exchange(false)) return false;
+  // test and the flag may not have seen it, so take it back (if it did, it
+  // also woke the monitor: a wake-up to spare).
+  if (s->seq.load() != seq) {
+    s->awaiting.store(false);
+    return false;
+  }
   WatchArrivals(s);
   return true;
 }
@@ -601,6 +605,9 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   // a boosted monitor's.
   int ready = past_hol && refused <= now ? CountReady(s->backend_fd) : -1;
   bool awaiting = ready == 0 && AwaitArrival(s, seq);
+  // The loop reached its queue since the look: look again at once (the
+  // bound and the timer above are the last iteration's).
+  if (ready == 0 && !awaiting) return;
   if (!awaiting && LoopWaits(s)) WatchWaitingLoop(s);
   uint64_t timeout = refused > now   ? refused - now
                      : at           ? 0
@@ -615,8 +622,10 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   }
   SleepWatching(s, at, timeout);
   // Woken (an arrival, the overload bound, a look): the monitor decides
-  // anew; the loop's check may disarm from here.
-  if (awaiting) s->awaiting.store(false);
+  // anew; the loop's check may disarm from here.  A prepare that took the
+  // flag meanwhile also wrote wake_fd: a look follows anyway, so that
+  // wake-up is dropped, not slept on.
+  if (awaiting && !s->awaiting.exchange(false)) Drain(s->wake_fd);
 }
 
 }  // namespace
@@ -667,7 +676,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // (taken after seq: AwaitArrival()): it looks at the new one, and its
   // baseline learns the long one as one iteration; the watch ends unless
   // the loop waits.
-  bool awaited = s->awaiting.exchange(false);
+  bool awaited = s->hol_waiting && s->awaiting.exchange(false);
   if (awaited) WakeMonitor(s);
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the nearer bound of this thread's CPU time; a shorter one
@@ -741,7 +750,14 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   }
   s->work_began = began;
   s->in_poll.store(false);
-  if (!s->awaiting.load()) UnwatchAfterWait(s);
+  if (!s->hol_waiting) {
+    UnwatchAfterWait(s);
+  } else if (!s->awaiting.load()) {
+    UnwatchAfterWait(s);
+    // A monitor that began to await meanwhile (AwaitArrival()) may have
+    // armed before this disarm: the flag it set is seen here then.
+    if (s->awaiting.load()) WatchArrivals(s);
+  }
 }
 
 void QueueMonitor::Monitor(Shared* s) {
