@@ -54,7 +54,12 @@ mkdir -p "$tree"
 log=$cache/$key/build.log
 echo "sid kernel: building $srcver ($flavor) in $tree (log: $log); this takes a while" >&2
 start=$(date +%s)
-{
+# A subshell of its own with errexit on: a step that fails ends the build
+# there.  (In a { } || list bash ignores set -e: a failed make bzImage
+# followed by a make modules_prepare that succeeded passed as built.)
+set +e
+(
+	set -e
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards '*/linux-source-7.2.tar.xz' |
 		tar -xJ -C "$tree" --strip-components=1
 	cd "$tree"
@@ -69,8 +74,10 @@ start=$(date +%s)
 	"$here/kconfig-suite.sh"
 	$c -e UCLAMP_TASK --set-val UCLAMP_BUCKETS_COUNT 5 \
 	   --set-str LOCALVERSION "-eb$([ "$flavor" = rt ] && echo -rt)" -d LOCALVERSION_AUTO
-	[ "$flavor" = rt ] && $c -d PREEMPT -d PREEMPT_VOLUNTARY -d PREEMPT_NONE \
-		-d PREEMPT_LAZY -e PREEMPT_RT -e EXPERT
+	if [ "$flavor" = rt ]; then
+		$c -d PREEMPT -d PREEMPT_VOLUNTARY -d PREEMPT_NONE \
+			-d PREEMPT_LAZY -e PREEMPT_RT -e EXPERT
+	fi
 	make olddefconfig
 	for opt in CPU_FREQ CPU_FREQ_GOV_SCHEDUTIL UCLAMP_TASK MODULES HOTPLUG_CPU FTRACE USER_NS \
 		   $([ "$flavor" = rt ] && echo PREEMPT_RT); do
@@ -78,7 +85,14 @@ start=$(date +%s)
 	done
 	make -j"${JOBS:-$(nproc)}" bzImage modules
 	make modules_prepare
-} >"$log" 2>&1 || { tail -50 "$log" >&2; echo "error: $pkg build failed (log: $log)" >&2; exit 1; }
+) >"$log" 2>&1
+st=$?
+set -e
+if [ "$st" != 0 ]; then
+	tail -50 "$log" >&2
+	echo "error: $pkg build failed (log: $log)" >&2
+	exit 1
+fi
 echo "$(( $(date +%s) - start ))" >"$tree/.eb-built"
 rel=$(install_links)
 echo "sid kernel: built $rel in $(cat "$tree/.eb-built") s" >&2
