@@ -90,8 +90,9 @@ struct QueueMonitor::Shared {
   int watch_fd = -1;
   // The watch is armed (WatchArrivals()) and no arrival has been delivered
   // to the monitor since: the loop disarms it at the check after its wait
-  // (UnwatchAfterWait()), unless the monitor awaits an arrival (awaiting).  Sequentially consistent, as in_poll: the monitor
-  // stores one and loads the other, the loop the reverse (WatchWaitingLoop()).
+  // (UnwatchAfterWait()), unless the monitor awaits an arrival (awaiting).
+  // Sequentially consistent, as in_poll: the monitor stores one and loads
+  // the other, the loop the reverse (WatchWaitingLoop()).
   std::atomic<bool> watch_armed{false};
   // headOfLine 'waiting': the monitor, past the head-of-line threshold with
   // nothing waiting, watches the working loop for the first arrival
