@@ -99,7 +99,8 @@ export interface Stats {
     iterations: number;
     samples: number;
     monitorWakeups: number;
-    /** Of monitorWakeups, those for work arriving at a waiting loop. */
+    /** Of monitorWakeups, those for work arriving at a waiting loop, or (headOfLine 'waiting')
+     *  behind a long callback. */
     monitorArrivals: number;
   };
   /** The kernel's counters for the policy of the loop's CPU; null when unavailable. */
