@@ -628,9 +628,12 @@ const tick = () => {
     record(kind);
   } else {
     // The peer's first bytes come late (its code is compiled, under TCG):
-    // not into the rounds.
-    if (i < WARM && i % 4 === 0) writer.stdin.write('- 1\\n');
-    spin(20);
+    // not into the rounds (its last ones 20 iterations before).  Nor V8's
+    // first optimisation of a long spin, whose result a helper thread may
+    // post to the loop (on Node 26 something came in the first long round):
+    // one long callback first, unrecorded.
+    if (i < WARM - 20 && i % 4 === 0) writer.stdin.write('- 1\\n');
+    spin(i === WARM - 10 ? 300 : 20);
   }
   next();
 };
@@ -642,7 +645,7 @@ writer.stdout.once('data', () => {
   });
   setImmediate(tick);
 });
-`);
+`, { args: ['--single-threaded'] });
   assert.strictEqual(r.code, 0, r.err);
   const { rounds: { quiet, early, late, phases }, st } = r.json[0];
   const boosted = (a) => a.filter((x) => x.boostedNow).length;
@@ -651,16 +654,20 @@ writer.stdout.once('data', () => {
     `a byte before the threshold ${boosted(early)} of ${early.length}, after it ${boosted(late)} of ${late.length} ` +
     `(woken for it ${late.filter((x) => x.arrivals > 0).length} times), after it in an immediate ${boosted(phases)} of ${phases.length} ` +
     `(woken for it ${phases.filter((x) => x.arrivals > 0).length} times); ${JSON.stringify(st)}`);
-  // One may be unlucky (V8 posting a task to the loop is work waiting too).
-  // The default ('always') boosts every one of them: the tests above.
+  // V8 posting a task to the loop is work waiting too: the service runs
+  // with --single-threaded (no background compiles to finish during a
+  // quiet round; on Node 26 without it one quiet round in four or five was
+  // boosted).  One may still be unlucky.  The default ('always') boosts
+  // every one of them: the tests above.
   assert.ok(quiet.filter((x) => x.hol > 0).length <= 1, JSON.stringify(quiet));
   // Past the threshold with nothing arriving the monitor sleeps: woken at
   // the threshold (its CPU-time timer) and by the prepare that ends the
   // work, not a look every sampleUs (a 1 ms poll would be ~70 here).  But it
   // does wake: until the end of the warm-up woke it (32 iterations), a
   // monitor that had not learnt the baselines slept through the first
-  // long callbacks, up to maxDelayMs of CPU time.
-  assert.ok(quiet.every((x) => x.wakeups >= 1 && x.wakeups <= 6), JSON.stringify(quiet));
+  // long callbacks, up to maxDelayMs of CPU time.  (An unlucky round, boosted,
+  // looks as a boosted monitor does.)
+  assert.ok(quiet.filter((x) => x.hol === 0).every((x) => x.wakeups >= 1 && x.wakeups <= 6), JSON.stringify(quiet));
   assert.ok(boosted(early) >= early.length - 1, JSON.stringify(early));
   // The late bytes woke the monitor, which was watching for them.
   for (const a of [late, phases]) {
