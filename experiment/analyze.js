@@ -384,18 +384,17 @@ for (const [k, g] of groups) {
     c.monitorUsPerPass = counted.reduce((a, r) => a + r.threadCpuNs.monitor, 0) / 1e3 / passes;
     c.monitorPassesPerRequest = passes / Math.max(1, answeredIn(counted));
   }
-  // Runs from 2026-11-27 on count how often each thread was switched in.
-  const ran = rs.filter((r) => r.threadRuns);
-  if (ran.length) {
-    const per = (f) => ran.reduce((a, r) => a + r.threadRuns[f], 0) / Math.max(1, answeredIn(ran));
-    c.switchesInPerRequest = { loop: per('loop'), monitor: per('monitor'), other: per('other') };
-  }
-  // And from 2026-11-27 afternoon how often each was preempted.
-  const pre = rs.filter((r) => r.threadPreempted);
-  if (pre.length) {
-    const per = (f) => pre.reduce((a, r) => a + r.threadPreempted[f], 0) / Math.max(1, answeredIn(pre));
-    c.preemptedPerRequest = { loop: per('loop'), monitor: per('monitor'), other: per('other') };
-  }
+  // A per-thread count a request, over the runs that recorded it: how often
+  // each thread was switched in (runs from 2026-11-27 on), and preempted
+  // (from 2026-11-27 afternoon).
+  const perRequest = (field) => {
+    const with_ = rs.filter((r) => r[field]);
+    if (!with_.length) return undefined;
+    const per = (t) => with_.reduce((a, r) => a + r[field][t], 0) / Math.max(1, answeredIn(with_));
+    return { loop: per('loop'), monitor: per('monitor'), other: per('other') };
+  };
+  c.switchesInPerRequest = perRequest('threadRuns');
+  c.preemptedPerRequest = perRequest('threadPreempted');
   cpuSplit.push(c);
   const sw = c.switchesInPerRequest;
   say(`  diagnostic, CPU time per request, ${k}: loop ${num(c.loopMs, 2)} ms, monitor ${num(c.monitorMs, 2)} ms ` +
