@@ -36,6 +36,13 @@ export interface StartOptions {
    * The overload bound boosts in either. Default 'always'.
    */
   headOfLine?: 'always' | 'waiting';
+  /**
+   * When the monitor sees a burst of work that comes to a waiting loop: 'arrival', woken by
+   * the work's arrival, or 'threshold', only once the iteration processing it has used the
+   * head-of-line threshold of the loop's CPU time (no wake-up for work that stays below it).
+   * Default 'arrival'.
+   */
+  bursts?: 'arrival' | 'threshold';
   /** Hint device. Default $EVENTBOOST_DEVICE, else /dev/eventboost. */
   device?: string;
 }

@@ -92,7 +92,7 @@ function start(options) {
   native.stop();
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
   const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
-    o.headOfLine === 'waiting', voteDelayUs);
+    o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs);
   if (!r.active) return inactive(r.reason, r.errno);
   state = { active: true, reason: null, options: o };
   return { active: true, reason: null, errno: 0, code: null };

@@ -12,13 +12,19 @@ const GC_KINDS = Object.freeze(['scavenge', 'minor-mark-compact', 'mark-compact'
 const DEFAULT_GC_KINDS = ['incremental-marking', 'mark-compact'];
 const DEFAULTS = Object.freeze({
   gc: true, queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, headOfLine: 'always',
-  device: undefined,
+  bursts: 'arrival', device: undefined,
 });
 // When a callback long next to the typical one boosts: 'always', or
 // 'waiting', only once work waits behind it on the loop's epoll set (an
 // arrival, a completion): a long callback nobody waits behind then runs at
 // the base clock, up to the overload bound.
 const HEAD_OF_LINE = Object.freeze(['always', 'waiting']);
+// When the monitor sees a burst of work that comes to a waiting loop:
+// 'arrival', woken by the work's arrival (a look, a context switch on the
+// loop's core, for nearly every request of a service that is mostly
+// waiting), or 'threshold', only once the iteration that processes it has
+// used the head-of-line threshold of the loop's CPU time.
+const BURSTS = Object.freeze(['arrival', 'threshold']);
 const QUEUE_FACTOR_MIN = 1;
 const QUEUE_FACTOR_MAX = 100;
 const SAMPLE_US_MIN = 100;
@@ -94,6 +100,11 @@ function normalize(options) {
     throw coded(new RangeError(`eventboost: option headOfLine must be 'always' or 'waiting', got ${describe(o.headOfLine)}`),
       'ERR_INVALID_ARG_VALUE');
   }
+  if (!BURSTS.includes(o.bursts)) {
+    if (typeof o.bursts !== 'string') throw typeError('bursts', `'arrival' or 'threshold'`, o.bursts);
+    throw coded(new RangeError(`eventboost: option bursts must be 'arrival' or 'threshold', got ${describe(o.bursts)}`),
+      'ERR_INVALID_ARG_VALUE');
+  }
   if (o.device !== undefined && (typeof o.device !== 'string' || !o.device || o.device.includes('\0'))) {
     throw typeError('device', 'a non-empty path', o.device);
   }
@@ -104,6 +115,7 @@ function normalize(options) {
     sampleUs: number('sampleUs', o.sampleUs, SAMPLE_US_MIN, SAMPLE_US_MAX, true),
     maxDelayMs: number('maxDelayMs', o.maxDelayMs, MAX_DELAY_MS_MIN, MAX_DELAY_MS_MAX, true),
     headOfLine: o.headOfLine,
+    bursts: o.bursts,
     device: o.device,
   };
 }
@@ -139,12 +151,15 @@ function fromEnv(env) {
   num('EVENTBOOST_QUEUE_MAX_DELAY_MS', 'maxDelayMs');
   const hol = (env.EVENTBOOST_QUEUE_HEAD_OF_LINE ?? '').trim();
   if (hol) options.headOfLine = hol;
+  const bursts = (env.EVENTBOOST_QUEUE_BURSTS ?? '').trim();
+  if (bursts) options.bursts = bursts;
   if (env.EVENTBOOST_DEVICE) options.device = env.EVENTBOOST_DEVICE;
   try {
     normalize(options);
   } catch (e) {
     const name = { queueFactor: 'EVENTBOOST_QUEUE_FACTOR', sampleUs: 'EVENTBOOST_SAMPLE_US',
       maxDelayMs: 'EVENTBOOST_QUEUE_MAX_DELAY_MS', headOfLine: 'EVENTBOOST_QUEUE_HEAD_OF_LINE',
+      bursts: 'EVENTBOOST_QUEUE_BURSTS',
       device: 'EVENTBOOST_DEVICE', gc: 'EVENTBOOST_GC_KINDS' };
     const m = /option (\w+)/.exec(e.message);
     throw new Error(m && name[m[1]] ? e.message.replace(/^eventboost: option \w+/, name[m[1]]) : e.message);

@@ -76,6 +76,9 @@ struct QueueMonitor::Shared {
   // headOfLine 'waiting': the head-of-line threshold boosts only once work
   // waits on the loop's epoll set (WorkWaits()).
   bool hol_waiting = false;
+  // bursts 'threshold': no watch for work arriving at a waiting loop
+  // (WatchesBursts()).
+  bool bursts_at_threshold = false;
   int wake_fd = -1;     // eventfd: stop() wakes the monitor
   // A timer on the loop thread's CPU clock, armed while the monitor
   // sleeps (by the monitor, and by the loop at the prepares that publish
@@ -238,6 +241,15 @@ void WatchArrivals(QueueMonitor::Shared* s) {
 void UnwatchAfterWait(QueueMonitor::Shared* s) {
   if (s->watch_armed.load() && s->watch_armed.exchange(false))
     SetWatch(s, EPOLLET | EPOLLONESHOT);
+}
+
+// Whether work arriving at a waiting loop is watched for (WatchArrivals()):
+// a burst is then seen as it comes.  With bursts 'threshold' it is seen
+// once its iteration has used the head-of-line threshold of the loop's CPU
+// time (the CPU-time timer); without that timer (timer_create() failed)
+// nothing else would wake a monitor that found the loop waiting.
+bool WatchesBursts(const QueueMonitor::Shared* s) {
+  return !s->bursts_at_threshold || !s->timer_ready.load(std::memory_order_acquire);
 }
 
 // headOfLine 'waiting': the loop, in iteration @seq, is past the
@@ -609,7 +621,7 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   // The loop reached its queue since the look: look again at once (the
   // bound and the timer above are the last iteration's).
   if (ready == 0 && !awaiting) return;
-  if (!awaiting && LoopWaits(s)) WatchWaitingLoop(s);
+  if (!awaiting && WatchesBursts(s) && LoopWaits(s)) WatchWaitingLoop(s);
   uint64_t timeout = refused > now   ? refused - now
                      : at           ? 0
                      : s->sample_ns;
@@ -702,7 +714,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     }
     // Nothing to end; with nothing ready the poll may block, and work that
     // comes to it is the monitor's to see.
-    if (!length && PollMayBlock(s, timeout))
+    if (WatchesBursts(s) && !length && PollMayBlock(s, timeout))
       WatchArrivals(s);
     else if (awaited)
       UnwatchAfterWait(s);
@@ -710,10 +722,14 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   }
   // The loop is about to wait with nothing ready: the backlog has drained,
   // and the boost ends here, not a sample later; the monitor watches for
-  // the work that comes next.
-  if (PollMayBlock(s, timeout) && !Readable(s->backend_fd)) {
+  // the work that comes next (bursts 'arrival').  With neither to do, no
+  // system call is made to ask.
+  bool watch = WatchesBursts(s);
+  if ((boosted || watch) && PollMayBlock(s, timeout) &&
+      !Readable(s->backend_fd)) {
     if (boosted) EndBoost(s, now);
-    WatchArrivals(s);
+    if (watch) WatchArrivals(s);
+    else if (awaited) UnwatchAfterWait(s);
   } else if (awaited) {
     UnwatchAfterWait(s);
   }
@@ -833,7 +849,7 @@ void QueueMonitor::Monitor(Shared* s) {
       // The timer counts the iteration the wait ends in.
       DropEdgesAfterBoost(s);
       if (s->seq.load() == seq) {
-        WatchWaitingLoop(s);
+        if (WatchesBursts(s)) WatchWaitingLoop(s);
         SleepWatching(s, cpu + HolDue(s), 0);
       }
       last_cpu = LoopCpuNs(s);
@@ -938,7 +954,8 @@ static void OnClose(uv_handle_t* handle) {
 
 int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
                         unsigned sample_us, unsigned max_delay_ms,
-                        bool hol_waiting, unsigned test_vote_delay_us) {
+                        bool hol_waiting, bool bursts_at_threshold,
+                        unsigned test_vote_delay_us) {
   int fd = uv_backend_fd(loop);
   if (fd < 0) return -ENOTSUP;
 
@@ -949,6 +966,7 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   s->sample_ns = uint64_t(sample_us) * 1000;
   s->max_delay_ns = uint64_t(max_delay_ms) * 1000000;
   s->hol_waiting = hol_waiting;
+  s->bursts_at_threshold = bursts_at_threshold;
   s->test_vote_delay_ns = uint64_t(test_vote_delay_us) * 1000;
   s->backend_fd = fd;
   s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -14,7 +14,7 @@
 // over the last ~30 s of iterations) scaled by the queue factor.  The loop
 // thread itself ends the boost before it waits again.  Unless it holds a
 // boost the monitor sleeps until work arrives for the loop (the loop's
-// epoll set, watched edge-triggered) or until an iteration has used the
+// epoll set, watched edge-triggered; not with bursts 'threshold') or until an iteration has used the
 // head-of-line threshold of the loop thread's CPU time (a timer on that
 // clock): an idle service, or a busy loop whose iterations stay below the
 // thresholds while nothing arrives, never wakes it.  With headOfLine
@@ -42,12 +42,15 @@ class QueueMonitor {
 
   // 0 or a negative errno.  Must be called on @loop's thread.
   // @hol_waiting: a head-of-line boost only once work waits behind the
-  // loop (start()'s headOfLine 'waiting').  @test_vote_delay_us: 0, or for
+  // loop (start()'s headOfLine 'waiting').  @bursts_at_threshold: work
+  // arriving at a waiting loop does not wake the monitor (start()'s bursts
+  // 'threshold'); it looks once the iteration has used the head-of-line
+  // threshold of CPU time.  @test_vote_delay_us: 0, or for
   // the test suite a delay between the monitor's decision to boost and its
   // vote.
   int Start(uv_loop_t* loop, eb_client* client, double factor,
             unsigned sample_us, unsigned max_delay_ms, bool hol_waiting,
-            unsigned test_vote_delay_us = 0);
+            bool bursts_at_threshold, unsigned test_vote_delay_us = 0);
   // Join the monitor, end a held vote, close the handles.  Loop thread.
   // @closed(@arg) runs once the handles have closed (at once when nothing
   // was running): a Worker's environment must not go before that.

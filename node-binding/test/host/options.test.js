@@ -3,11 +3,13 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { normalize, fromEnv } = require('../../lib/options');
 
-test('defaults: the major GC cycles, queue on, factor 2.5, 1 ms sampling, 100 ms overload bound, head-of-line always', () => {
+test('defaults: the major GC cycles, queue on, factor 2.5, 1 ms sampling, 100 ms overload bound, head-of-line always, bursts at arrival', () => {
   assert.deepStrictEqual(normalize(), {
     gc: ['incremental-marking', 'mark-compact'],
-    queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, headOfLine: 'always', device: undefined,
+    queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, headOfLine: 'always', bursts: 'arrival',
+    device: undefined,
   });
+  assert.strictEqual(normalize({ bursts: 'threshold' }).bursts, 'threshold');
   assert.strictEqual(normalize({ headOfLine: 'waiting' }).headOfLine, 'waiting');
   assert.strictEqual(normalize({ maxDelayMs: 20 }).maxDelayMs, 20);
   assert.throws(() => normalize({ maxDelayMs: 0 }), /option maxDelayMs must be an integer from 1 to 60000, got 0/);
@@ -36,7 +38,9 @@ const bad = [
   [{ device: 3 }, TypeError, /option device/],
   [{ headOfLine: 'wait' }, RangeError, /option headOfLine must be 'always' or 'waiting', got 'wait'/],
   [{ headOfLine: true }, TypeError, /option headOfLine must be 'always' or 'waiting', got true/],
-  [{ queu: true }, TypeError, /unknown option 'queu' \(options: gc, queue, queueFactor, sampleUs, maxDelayMs, headOfLine, device\)/],
+  [{ bursts: 'never' }, RangeError, /option bursts must be 'arrival' or 'threshold', got 'never'/],
+  [{ bursts: 1 }, TypeError, /option bursts must be 'arrival' or 'threshold', got 1/],
+  [{ queu: true }, TypeError, /unknown option 'queu' \(options: gc, queue, queueFactor, sampleUs, maxDelayMs, headOfLine, bursts, device\)/],
   ['all', TypeError, /options must be an object, got 'all'/],
   [[], TypeError, /options must be an object, got an array/],
 ];
@@ -78,4 +82,7 @@ test('environment: numbers and device, checked like options and named by variabl
   assert.deepStrictEqual(fromEnv({ EVENTBOOST_QUEUE_HEAD_OF_LINE: ' waiting ' }), { options: { headOfLine: 'waiting' } });
   assert.throws(() => fromEnv({ EVENTBOOST_QUEUE_HEAD_OF_LINE: 'never' }),
     /^Error: EVENTBOOST_QUEUE_HEAD_OF_LINE must be 'always' or 'waiting', got 'never'/);
+  assert.deepStrictEqual(fromEnv({ EVENTBOOST_QUEUE_BURSTS: ' threshold ' }), { options: { bursts: 'threshold' } });
+  assert.throws(() => fromEnv({ EVENTBOOST_QUEUE_BURSTS: 'late' }),
+    /^Error: EVENTBOOST_QUEUE_BURSTS must be 'arrival' or 'threshold', got 'late'/);
 });

@@ -22,7 +22,7 @@ function compile(src) {
 
 test('the documented API type-checks', () => {
   const r = compile(`import * as eb from 'eventboost';
-const r: eb.StartResult = eb.start({ gc: ['scavenge', 'mark-compact'], queue: true, queueFactor: 2.5, sampleUs: 1000, headOfLine: 'waiting' });
+const r: eb.StartResult = eb.start({ gc: ['scavenge', 'mark-compact'], queue: true, queueFactor: 2.5, sampleUs: 1000, headOfLine: 'waiting', bursts: 'threshold' });
 if (!r.active) { const why: string | null = r.reason; void why; }
 const s = eb.stats();
 const n: number = s.gc.boosts + s.queue.boosts + (s.kernel ? s.kernel.hints.gc : 0);
@@ -39,9 +39,10 @@ void ro; void e; void c;
 });
 
 test('wrong option types are compile errors', () => {
-  const r = compile(`import * as eb from 'eventboost';\neb.start({ queueFactor: '2' });\neb.start({ gc: ['full'] });\neb.start({ headOfLine: 'never' });\n`);
+  const r = compile(`import * as eb from 'eventboost';\neb.start({ queueFactor: '2' });\neb.start({ gc: ['full'] });\neb.start({ headOfLine: 'never' });\neb.start({ bursts: 'late' });\n`);
   assert.notStrictEqual(r.code, 0);
   assert.match(r.out, /a.ts\(4,\d+\): error TS2322: Type '"never"' is not assignable to type '"always" \| "waiting"/);
   assert.match(r.out, /a.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
   assert.match(r.out, /"full"/);
+  assert.match(r.out, /a.ts\(5,\d+\): error TS2322: Type '"late"' is not assignable to type '"arrival" \| "threshold"/);
 });
