@@ -11,7 +11,9 @@
 //        scavenges), to show what boosting the scavenges costs; allmark:
 //        gcmark with Queue-Boost; queuewait, allmarkwait: queue and
 //        allmark with headOfLine 'waiting' (a long callback boosts only
-//        once work waits behind it)
+//        once work waits behind it); queuethreshold: queue with bursts
+//        'threshold' (no monitor wake-up for work arriving at a waiting
+//        loop)
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
 //   gc=1:     a full GC first (hooks off), so that every run starts from
@@ -37,6 +39,7 @@ const MODES = {
   off: null, gc: { queue: false }, gcpause: { queue: false, gc: PAUSES },
   gcmark: { queue: false, gc: MAJOR }, queue: { gc: false }, all: {}, allmark: { gc: MAJOR },
   queuewait: { gc: false, headOfLine: 'waiting' }, allmarkwait: { gc: MAJOR, headOfLine: 'waiting' },
+  queuethreshold: { gc: false, bursts: 'threshold' },
 };
 const tail = new RegExp(process.env.ORACLE_URLS || '^/(heavy|posts)$');
 let oracle = false;

@@ -116,6 +116,9 @@ const POLICIES = [
   // work waits behind it (headOfLine 'waiting'), alone and with GC-Boost.
   { name: 'eb-queue-waiting', gov: 'eventboost', eb: 'queuewait' },
   { name: 'eb-gc-marking+queue-waiting', gov: 'eventboost', eb: 'allmarkwait' },
+  // Queue-Boost whose monitor is not woken by work arriving at a waiting
+  // loop (bursts 'threshold'): a burst is seen at the head-of-line threshold.
+  { name: 'eb-queue-threshold', gov: 'eventboost', eb: 'queuethreshold' },
   // The in-kernel alternative: schedutil with the loop thread's uclamp_min
   // raised to 1024 from GC enter to GC exit of the major GC cycles (the
   // package's hooks, whose two ioctls uclamp-shim.so, preloaded into a
