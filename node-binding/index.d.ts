@@ -86,6 +86,9 @@ export interface Stats {
   };
   queue: {
     enabled: boolean;
+    /** The start() options it runs with; null when it does not run. */
+    headOfLine: 'always' | 'waiting' | null;
+    bursts: 'arrival' | 'threshold' | null;
     boosts: number;
     /** Whether the monitor holds a boost, and for how long in all it did: its own view,
      *  from its vote to its end (kernel.boostedMs is what the core saw). */

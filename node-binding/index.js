@@ -171,6 +171,8 @@ function stats() {
     },
     queue: {
       enabled: !!(o && o.queue),
+      headOfLine: o && o.queue ? o.headOfLine : null,
+      bursts: o && o.queue ? o.bursts : null,
       boosts: q ? q.boosts : 0,
       boostedNow: q ? q.boostedNow : false,
       boostedMs: q ? ms(q.boostedNs) : 0,

@@ -3,7 +3,7 @@
 // app.mjs: start eventboost with options from the environment
 // (EVENTBOOST=off|gc|queue|all, EVENTBOOST_GC_KINDS, EVENTBOOST_QUEUE_FACTOR,
 // EVENTBOOST_SAMPLE_US, EVENTBOOST_QUEUE_MAX_DELAY_MS,
-// EVENTBOOST_QUEUE_HEAD_OF_LINE, EVENTBOOST_DEVICE).  Never stops the application:
+// EVENTBOOST_QUEUE_HEAD_OF_LINE, EVENTBOOST_QUEUE_BURSTS, EVENTBOOST_DEVICE).  Never stops the application:
 // where eventboost cannot act, or is active but does nothing, it prints one
 // line to stderr and the application runs unchanged.  One line per process
 // tree: Workers (which run the preload too) and child processes (which

@@ -199,7 +199,9 @@ function finish() {
 }
 `);
   assertBurstBoosted(t, r);
-  const { window } = r.json[0];
+  const { window, st } = r.json[0];
+  assert.strictEqual(st.bursts, 'threshold');
+  assert.strictEqual(st.headOfLine, 'always');
   t.diagnostic(JSON.stringify(window));
   // The default wakes about once per arrival here (about 40 of 40); the
   // threshold mode for a look now and then (a GC, a slow TCG iteration

@@ -19,6 +19,8 @@ test('no device: inactive, the reason says to load the module, stats say the sam
   assert.strictEqual(s.thread, null);
   assert.strictEqual(s.gc.boosts, 0);
   assert.strictEqual(s.queue.boosts, 0);
+  assert.strictEqual(s.queue.bursts, null);
+  assert.strictEqual(s.queue.headOfLine, null);
 });
 
 test('a device that is not eventboost: inactive, says so', () => {
