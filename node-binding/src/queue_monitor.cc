@@ -116,6 +116,9 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> counted_seq{0};
   std::atomic<bool> in_poll{false};      // from prepare to check
   std::atomic<bool> asleep{false};       // the monitor sleeps
+  // When the monitor last looked (MonoNs()), or a prepare last woke it to
+  // look (OnPrepare()).
+  std::atomic<uint64_t> looked_ns{0};
   std::atomic<uint64_t> last_busy_ns{0};  // the last iteration's work
   std::atomic<uint64_t> avg_events_x256{0};
   std::atomic<uint64_t> avg_busy_ns{0};  // CPU time per iteration
@@ -220,7 +223,8 @@ void SetWatch(const QueueMonitor::Shared* s, uint32_t events) {
 // (OnPrepare) or a head-of-line look does: woken for it, the monitor would
 // find nothing new, and a wake-up costs the loop's core a context switch --
 // but for headOfLine 'waiting' past the threshold (AwaitArrival()).
-// Arming an fd that is ready already wakes the monitor at once.
+// Arming an fd that is ready already wakes the monitor at once.  Not with
+// bursts 'threshold' (WatchesBursts()), but for AwaitArrival().
 void WatchArrivals(QueueMonitor::Shared* s) {
   // Armed, then flagged: a disarm (UnwatchAfterWait()) flags off, then
   // disarms, so a flag set finds its arm made, and a disarm that saw no
@@ -457,7 +461,8 @@ void DropEdgesAfterBoost(QueueMonitor::Shared* s) {
 
 // Nothing to watch for now: sleep until work arrives at the waiting loop
 // (an fd of its epoll set turns ready, or gets more, while the watch is
-// armed: WatchArrivals()), the loop thread's CPU clock reaches @arm_at
+// armed: WatchArrivals(); never with bursts 'threshold' but for
+// AwaitArrival()), a prepare wakes it (WakeMonitor()), the loop thread's CPU clock reaches @arm_at
 // (the CPU-time timer; 0: not armed here; the loop re-arms it at some
 // prepares while the monitor sleeps), @timeout_ns passes (0: none), or
 // stop().  Every look is a context switch on the loop's core, which a
@@ -654,9 +659,17 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   s->work_began = 0;
   // The iteration that ends the warm-up wakes the monitor, which may sleep
   // up to the overload bound of CPU time before then: the baselines, and the
-  // head-of-line threshold with them, begin there.
+  // head-of-line threshold with them, begin there.  So does one at least
+  // kRefreshNs after the monitor last looked: a loop that mostly waits, on
+  // timers or (bursts 'threshold') on anything, gives a monitor asleep on
+  // the head-of-line timer no look, and the baseline, learnt only at looks,
+  // would keep what it learnt before.  At most one wake-up a second.
+  uint64_t looked = s->looked_ns.load(std::memory_order_relaxed);
   if (s->iterations.fetch_add(1, std::memory_order_relaxed) + 1 ==
       kWarmupIterations)
+    WakeMonitor(s);
+  else if (now - looked > kRefreshNs && s->asleep.load() &&
+           s->looked_ns.compare_exchange_strong(looked, now))
     WakeMonitor(s);
   if (!s->only_vote_woke) s->counted_seq.fetch_add(1, std::memory_order_relaxed);
   s->only_vote_woke = false;
@@ -793,6 +806,7 @@ void QueueMonitor::Monitor(Shared* s) {
     uint64_t now = MonoNs(), cpu = LoopCpuNs(s);
     uint64_t seq = s->seq.load();
     bool in_poll = s->in_poll.load();
+    s->looked_ns.store(now, std::memory_order_relaxed);
 
     if (seq == 0) {
       // The loop has not reached its first prepare since start() (a
@@ -984,9 +998,11 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   // Edge-triggered on the loop's set: woken when an fd in it turns ready,
   // not by what is ready already (a busy loop's backlog) nor by the loop's
   // own (level-triggered) polls of it; one-shot, armed again when the loop
-  // is about to wait (WatchArrivals()).
+  // is about to wait (WatchArrivals()).  With bursts 'threshold' it begins
+  // disarmed: no arrival is watched for until one is awaited.
+  uint32_t arrival = bursts_at_threshold ? 0 : EPOLLIN;
   const struct { int fd; uint32_t events; } watched[] = {
-      {fd, EPOLLIN | EPOLLET | EPOLLONESHOT}, {s->signal_fd, EPOLLIN},
+      {fd, arrival | EPOLLET | EPOLLONESHOT}, {s->signal_fd, EPOLLIN},
       {s->wake_fd, EPOLLIN}};
   for (const auto& w : watched) {
     struct epoll_event ev = {};
