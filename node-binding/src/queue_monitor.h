@@ -14,10 +14,12 @@
 // over the last ~30 s of iterations) scaled by the queue factor.  The loop
 // thread itself ends the boost before it waits again.  Unless it holds a
 // boost the monitor sleeps until work arrives for the loop (the loop's
-// epoll set, watched edge-triggered; not with bursts 'threshold') or until an iteration has used the
-// head-of-line threshold of the loop thread's CPU time (a timer on that
-// clock): an idle service, or a busy loop whose iterations stay below the
-// thresholds while nothing arrives, never wakes it.  With headOfLine
+// epoll set, watched edge-triggered; not with bursts 'threshold'), until
+// an iteration has used the head-of-line threshold of the loop thread's
+// CPU time (a timer on that clock), or, for the baselines, until an
+// iteration begins a second after its last look: an idle service, or a
+// busy loop whose iterations stay below the thresholds while nothing
+// arrives, wakes it at most once a second.  With headOfLine
 // 'waiting', an iteration past the head-of-line threshold is watched for
 // the first arrival behind it (or the overload bound) before it boosts.
 #ifndef EVENTBOOST_QUEUE_MONITOR_H
