@@ -253,7 +253,8 @@ void UnwatchAfterWait(QueueMonitor::Shared* s) {
 // time (the CPU-time timer); without that timer (timer_create() failed)
 // nothing else would wake a monitor that found the loop waiting.
 bool WatchesBursts(const QueueMonitor::Shared* s) {
-  return !s->bursts_at_threshold || !s->timer_ready.load(std::memory_order_acquire);
+  return !s->bursts_at_threshold ||
+         !s->timer_ready.load(std::memory_order_acquire);
 }
 
 // headOfLine 'waiting': the loop, in iteration @seq, is past the
@@ -462,10 +463,10 @@ void DropEdgesAfterBoost(QueueMonitor::Shared* s) {
 // Nothing to watch for now: sleep until work arrives at the waiting loop
 // (an fd of its epoll set turns ready, or gets more, while the watch is
 // armed: WatchArrivals(); never with bursts 'threshold' but for
-// AwaitArrival()), a prepare wakes it (WakeMonitor()), the loop thread's CPU clock reaches @arm_at
-// (the CPU-time timer; 0: not armed here; the loop re-arms it at some
-// prepares while the monitor sleeps), @timeout_ns passes (0: none), or
-// stop().  Every look is a context switch on the loop's core, which a
+// AwaitArrival()), a prepare wakes it (WakeMonitor()), the loop thread's
+// CPU clock reaches @arm_at (the CPU-time timer; 0: not armed here; the
+// loop re-arms it at some prepares while the monitor sleeps), @timeout_ns
+// passes (0: none), or stop().  Every look is a context switch on the loop's core, which a
 // pinned loop pays for in its own time: between arrivals and crossed
 // bounds there is nothing a look could find.
 void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
@@ -1000,7 +1001,7 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   // own (level-triggered) polls of it; one-shot, armed again when the loop
   // is about to wait (WatchArrivals()).  With bursts 'threshold' it begins
   // disarmed: no arrival is watched for until one is awaited.
-  uint32_t arrival = bursts_at_threshold ? 0 : EPOLLIN;
+  uint32_t arrival = bursts_at_threshold ? 0u : uint32_t(EPOLLIN);
   const struct { int fd; uint32_t events; } watched[] = {
       {fd, arrival | EPOLLET | EPOLLONESHOT}, {s->signal_fd, EPOLLIN},
       {s->wake_fd, EPOLLIN}};
