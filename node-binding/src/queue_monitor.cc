@@ -684,11 +684,14 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   bool slow = SlowIterations(s), asleep = s->asleep.load();
   uint64_t seq = s->seq.load(std::memory_order_relaxed) + 1;
   // Iterations whose head-of-line time is counted from their own start:
-  // long ones, and while the monitor sleeps, those after a wait (an idle
+  // long ones, those whose poll may wait (their work comes after the wait,
+  // and a timer armed from an earlier start fires early: counted from the
+  // look it brings, a callback would cross the bound unseen for up to one
+  // bound more), and while the monitor sleeps, those after a wait (an idle
   // service's).  A loop of short iterations that never waits pays nothing
   // here: the timer the monitor armed fires within one bound of CPU time,
   // and the look it wakes for counts on from there.
-  bool exact = slow || (asleep && s->waited);
+  bool exact = slow || timeout != 0 || (asleep && s->waited);
   // Where the next iteration begins, for a monitor that may not look for a
   // while (one system call).
   uint64_t cpu = exact ? LoopCpuNs(s) : 0;
@@ -741,7 +744,14 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   bool watch = WatchesBursts(s);
   if ((boosted || watch) && PollMayBlock(s, timeout) &&
       !Readable(s->backend_fd)) {
-    if (boosted) EndBoost(s, now);
+    // The monitor holding the boost sleeps between looks on nothing the
+    // loop arms (BoostedLook()): woken now, it looks once and sleeps on the
+    // head-of-line timer and the watch, instead of missing what comes next
+    // until its look is due.  The look it would take then is taken now.
+    if (boosted) {
+      EndBoost(s, now);
+      WakeMonitor(s);
+    }
     if (watch) WatchArrivals(s);
     else if (awaited) UnwatchAfterWait(s);
   } else if (awaited) {

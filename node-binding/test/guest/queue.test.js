@@ -676,6 +676,50 @@ setImmediate(tick);
   assert.ok(atEnd.filter(Boolean).length >= atEnd.length - 1, JSON.stringify(atEnd));
 });
 
+// The monitor sleeps on a CPU-time timer armed from an iteration's start
+// (the one the loop publishes at its prepare).  An iteration that waits
+// right after one that did not (an immediate's work, then a timer) must
+// publish its own start: counted from the look its predecessor's stale
+// timer brings instead, a callback after the wait crosses the overload
+// bound unseen for up to one bound more (a 7.2-rt guest: a 300 ms callback
+// after a busy start-up ended unboosted once in 8; here all rounds).  And
+// a boost the loop ended when it went to wait must not leave the monitor
+// asleep until its next boosted look (4 sampleUs: 800 ms here), blind to
+// the next round (every other round ended unboosted).
+test('Queue-Boost: a callback after a wait that followed a busy iteration is timed from its own iteration', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+// sampleUs over the typical iteration: no iteration counts as slow (which
+// would publish every start); the overload bound (100 ms) decides.
+const s = eb.start({ gc: false, sampleUs: 200000 });
+if (!s.active) throw new Error(s.reason);
+// The loop thread's own CPU time where Node can say (>= 23.9), else the process's.
+const own = process.threadCpuUsage ? (ms) => {
+  const t = process.threadCpuUsage();
+  for (;;) { const d = process.threadCpuUsage(t); if (d.user + d.system >= ms * 1000) return; }
+} : spin;
+const ROUNDS = 6;
+const atEnd = [];
+const round = () => setImmediate(() => {
+  own(5); // an iteration that does not wait (an immediate was due)
+  setTimeout(() => {
+    own(170); // past the overload bound, short of twice it
+    atEnd.push(snap());
+    if (atEnd.length < ROUNDS) setTimeout(round, 400);
+    else afterWait(() => { console.log(JSON.stringify({ atEnd, st: eb.stats().queue })); process.exit(0); });
+  }, 50);
+});
+setTimeout(round, 400);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { atEnd, st } = r.json[0];
+  t.diagnostic(`boosted at the end of ${atEnd.filter((x) => x.boostedNow).length} of ${atEnd.length}; ${JSON.stringify(st)}`);
+  assert.strictEqual(st.errors, 0, JSON.stringify(st));
+  // One may be unlucky under TCG (a fire a tick late past the end); not two.
+  assert.ok(atEnd.filter((x) => x.boostedNow).length >= atEnd.length - 1, JSON.stringify(atEnd));
+  assert.ok(st.byOverload >= atEnd.length - 1, JSON.stringify(st));
+});
+
 // headOfLine 'waiting' (issue 21's energy): a callback long next to the
 // typical one is boosted only once work waits behind it.  The same kind of
 // long work, in turn: with nothing arriving; with a byte arriving from a
