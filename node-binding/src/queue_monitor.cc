@@ -136,6 +136,8 @@ struct QueueMonitor::Shared {
   bool vote_woke = false;       // vote_fd was ready in this iteration's poll
   bool only_vote_woke = false;  // and was its one event (OnCheck)
   bool waited = false;          // this iteration's poll blocked (OnCheck)
+  bool may_wait = false;        // it had leave to block (OnPrepare)
+  bool found_work = false;      // it had, and returned at once (OnCheck)
 
   // Monitor thread only: a boost was held since the last unboosted sleep.
   bool after_boost = false;
@@ -319,10 +321,11 @@ void NoteRefusal(QueueMonitor::Shared* s, int err, uint64_t now) {
   s->refused_until.store(now + 16 * s->sample_ns, std::memory_order_relaxed);
 }
 
-void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
+// Whether there was a boost to end.
+bool EndBoost(QueueMonitor::Shared* s, uint64_t now) {
   std::lock_guard<std::mutex> lock(s->vote);
   uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
-  if (!since) return;
+  if (!since) return false;
   // Ending a vote fails only where voting did (a device that refuses the
   // client); count it so that stats() shows it.
   int err = eb_queue_idle(s->client);
@@ -331,6 +334,7 @@ void EndBoost(QueueMonitor::Shared* s, uint64_t now) {
     s->last_error.store(err, std::memory_order_relaxed);
   }
   CloseBoost(s, now, since);
+  return true;
 }
 
 // 0, or the kernel's refusal (NoteRefusal).  @seq: the iteration the boost
@@ -684,14 +688,20 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   bool slow = SlowIterations(s), asleep = s->asleep.load();
   uint64_t seq = s->seq.load(std::memory_order_relaxed) + 1;
   // Iterations whose head-of-line time is counted from their own start:
-  // long ones, those whose poll may wait (their work comes after the wait,
-  // and a timer armed from an earlier start fires early: counted from the
-  // look it brings, a callback would cross the bound unseen for up to one
-  // bound more), and while the monitor sleeps, those after a wait (an idle
-  // service's).  A loop of short iterations that never waits pays nothing
+  // long ones; while the monitor sleeps, those after a wait (an idle
+  // service's); and those whose poll may wait after one that did not find
+  // work waiting (an immediate's, or fds to register: libuv's timeout was
+  // 0).  Their work comes after the wait, and a timer armed from an earlier
+  // start fires early: counted from the look it brings, a callback would
+  // cross the bound unseen for up to one bound more.  A loop of short
+  // iterations whose polls find work at once (saturated) pays nothing
   // here: the timer the monitor armed fires within one bound of CPU time,
-  // and the look it wakes for counts on from there.
-  bool exact = slow || timeout != 0 || (asleep && s->waited);
+  // and the look it wakes for counts on from there (so is the first wait
+  // after such iterations: a callback after it is seen up to one bound
+  // late).
+  bool may_wait = timeout != 0 || !QueueEmpty(&s->loop->watcher_queue);
+  bool exact = slow || (asleep && s->waited) || (may_wait && !s->found_work);
+  s->may_wait = may_wait;
   // Where the next iteration begins, for a monitor that may not look for a
   // while (one system call).
   uint64_t cpu = exact ? LoopCpuNs(s) : 0;
@@ -748,10 +758,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     // loop arms (BoostedLook()): woken now, it looks once and sleeps on the
     // head-of-line timer and the watch, instead of missing what comes next
     // until its look is due.  The look it would take then is taken now.
-    if (boosted) {
-      EndBoost(s, now);
-      WakeMonitor(s);
-    }
+    if (boosted && EndBoost(s, now)) WakeMonitor(s);
     if (watch) WatchArrivals(s);
     else if (awaited) UnwatchAfterWait(s);
   } else if (awaited) {
@@ -775,6 +782,12 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
     if (began > now) began = now;
     s->waited = waited > 0;
   }
+  // The poll had leave to block and found work at once (saturated).
+  // libuv (every version the package builds against) records idle time
+  // only for a poll that found nothing in a first one without timeout;
+  // had it recorded some, the next prepare would only publish its start
+  // once more than needed.
+  s->found_work = s->may_wait && !s->waited;
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
   // An iteration that only took a vote's wake-up is none of the service's:
