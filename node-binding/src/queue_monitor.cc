@@ -533,6 +533,15 @@ bool QueuedWatcherReady(const uv_loop_t* loop) {
   return false;
 }
 
+// PollMayBlock() without asking the queued fds: no system call.
+bool PollHasLeaveToBlock(const uv_loop_t* loop, int timeout) {
+  if (timeout != 0) return true;
+  if (QueueEmpty(&loop->watcher_queue)) return false;  // libuv's own answer
+  return !loop->stop_flag && QueueEmpty(&loop->pending_queue) &&
+         QueueEmpty(&loop->idle_handles) && !loop->closing_handles &&
+         uv_loop_alive(loop);
+}
+
 // Whether the poll after this prepare may block (the loop is about to wait
 // if nothing is ready for it either: the caller asks).  uv_run() asks
 // libuv's internal uv__backend_timeout(); the public uv_backend_timeout()
@@ -547,12 +556,8 @@ bool QueuedWatcherReady(const uv_loop_t* loop) {
 // libuv's internals for little): the boost then ends one iteration early,
 // and such a callback, if long, is head-of-line time that boosts again.
 bool PollMayBlock(const QueueMonitor::Shared* s, int timeout) {
-  const uv_loop_t* loop = s->loop;
-  if (timeout != 0) return true;
-  if (QueueEmpty(&loop->watcher_queue)) return false;  // libuv's own answer
-  return !loop->stop_flag && QueueEmpty(&loop->pending_queue) &&
-         QueueEmpty(&loop->idle_handles) && !loop->closing_handles &&
-         uv_loop_alive(loop) && !QueuedWatcherReady(loop);
+  return PollHasLeaveToBlock(s->loop, timeout) &&
+         (timeout != 0 || !QueuedWatcherReady(s->loop));
 }
 
 // Whether work waits behind the loop: an fd of its epoll set is ready
@@ -689,17 +694,17 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   uint64_t seq = s->seq.load(std::memory_order_relaxed) + 1;
   // Iterations whose head-of-line time is counted from their own start:
   // long ones; while the monitor sleeps, those after a wait (an idle
-  // service's); and those whose poll may wait after one that did not find
-  // work waiting (an immediate's, or fds to register: libuv's timeout was
-  // 0).  Their work comes after the wait, and a timer armed from an earlier
+  // service's); and those whose poll may block, unless the last poll, free
+  // to block too, returned at once (after an immediate's iteration, say).
+  // Their work comes after the wait, and a timer armed from an earlier
   // start fires early: counted from the look it brings, a callback would
   // cross the bound unseen for up to one bound more.  A loop of short
-  // iterations whose polls find work at once (saturated) pays nothing
-  // here: the timer the monitor armed fires within one bound of CPU time,
-  // and the look it wakes for counts on from there (so is the first wait
-  // after such iterations: a callback after it is seen up to one bound
-  // late).
-  bool may_wait = timeout != 0 || !QueueEmpty(&s->loop->watcher_queue);
+  // iterations whose polls, free to block, return at once (saturated)
+  // pays nothing here: the timer the monitor armed fires within one bound
+  // of CPU time, and the look it wakes for counts on from there (so is the
+  // first wait after such iterations: a callback after it is seen up to
+  // one bound late).
+  bool may_wait = PollHasLeaveToBlock(s->loop, timeout);
   bool exact = slow || (asleep && s->waited) || (may_wait && !s->found_work);
   s->may_wait = may_wait;
   // Where the next iteration begins, for a monitor that may not look for a
@@ -782,7 +787,7 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
     if (began > now) began = now;
     s->waited = waited > 0;
   }
-  // The poll had leave to block and found work at once (saturated).
+  // The poll was free to block and returned at once (saturated).
   // libuv (every version the package builds against) records idle time
   // only for a poll that found nothing in a first one without timeout;
   // had it recorded some, the next prepare would only publish its start
