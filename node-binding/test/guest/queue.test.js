@@ -15,6 +15,13 @@ const snap = () => { const s = eb.stats(); return { ...s.queue, kernelBoosted: !
 // Work of so many ms of CPU time (the process's, nearly all this thread's):
 // under TCG and a loaded host a wall-clock spin is any amount of work.
 const spin = (ms) => { const t = process.cpuUsage(); for (;;) { const d = process.cpuUsage(t); if (d.user + d.system >= ms * 1000) return; } };
+// Work of so many ms of the loop thread's own CPU time, as the head-of-line
+// time counts it, where Node can say (threadCpuUsage, Node >= 23.9); else
+// spin()'s.
+const own = process.threadCpuUsage ? (ms) => {
+  const t = process.threadCpuUsage();
+  for (;;) { const d = process.threadCpuUsage(t); if (d.user + d.system >= ms * 1000) return; }
+} : spin;
 // Calls cb in the timer that ends the loop's first wait from now (its idle
 // time grown by 5 ms).  After a long callback the loop may still work for
 // a while (V8's tasks, a slow guest), and libuv runs due timers at the end
@@ -641,15 +648,9 @@ if (!s.active) throw new Error(s.reason);
 // 118 ms, and 2 of 5 ended unboosted).  The
 // monitor sleeps through the 20 ms ones, so it must count the long one from
 // its start (the CPU-time timer, the start the loop publishes), not from a
-// look.  The work is the loop thread's own CPU
-// time where Node can say (threadCpuUsage, Node >= 23.9), as the threshold
-// counts it: spin() counts the process's, and on Node 26 V8's threads on the
-// same CPU took up to half of a 110 ms spin from the loop thread (a 70 ms
-// one then missed the threshold in 2 of 5).
-const own = process.threadCpuUsage ? (ms) => {
-  const t = process.threadCpuUsage();
-  for (;;) { const d = process.threadCpuUsage(t); if (d.user + d.system >= ms * 1000) return; }
-} : spin;
+// look.  The work is own()'s: spin() counts the process's CPU time, and on
+// Node 26 V8's threads on the same CPU took up to half of a 110 ms spin
+// from the loop thread (a 70 ms one then missed the threshold in 2 of 5).
 let i = 0;
 const WARM = 40, ROUNDS = 5;
 const atEnd = [], ownMs = [];
@@ -697,11 +698,6 @@ pin(process.pid, 1);
 // would publish every start); the overload bound (100 ms) decides.
 const s = eb.start({ gc: false, sampleUs: 200000 });
 if (!s.active) throw new Error(s.reason);
-// The loop thread's own CPU time where Node can say (>= 23.9), else the process's.
-const own = process.threadCpuUsage ? (ms) => {
-  const t = process.threadCpuUsage();
-  for (;;) { const d = process.threadCpuUsage(t); if (d.user + d.system >= ms * 1000) return; }
-} : spin;
 const net = require('node:net');
 const server = net.createServer(() => {}); // accepts; nobody writes
 const conns = [];
