@@ -136,8 +136,8 @@ struct QueueMonitor::Shared {
   bool vote_woke = false;       // vote_fd was ready in this iteration's poll
   bool only_vote_woke = false;  // and was its one event (OnCheck)
   bool waited = false;          // this iteration's poll blocked (OnCheck)
-  bool may_wait = false;        // it had leave to block (OnPrepare)
-  bool found_work = false;      // it had, and returned at once (OnCheck)
+  bool timed_poll = false;      // its timeout was not 0 (OnPrepare)
+  bool returned_at_once = false;  // and it did not block (OnCheck)
 
   // Monitor thread only: a boost was held since the last unboosted sleep.
   bool after_boost = false;
@@ -428,9 +428,10 @@ uint64_t HolDue(const QueueMonitor::Shared* s) {
 // made (preempted in between on the shared core) fires early, never late.
 // The kernel checks CPU-time timers at the scheduler tick of the CPU the
 // loop runs on: a fire comes up to one tick (1-4 ms) after @at.  Where the
-// loop does not publish an iteration's start (short iterations that never
-// wait), the look an early fire brings counts that iteration from the
-// look: a bound crossed just after it is seen up to one bound late.
+// loop does not publish an iteration's start (short iterations whose polls
+// return at once), the look an early fire brings counts that iteration
+// from the look: a bound crossed just after it is seen up to one bound
+// late.
 void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
   if (!s->timer_ready.load(std::memory_order_acquire) || !at) return;
   struct itimerspec its = {};
@@ -692,21 +693,26 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   int timeout = uv_backend_timeout(s->loop);
   bool slow = SlowIterations(s), asleep = s->asleep.load();
   uint64_t seq = s->seq.load(std::memory_order_relaxed) + 1;
-  // Iterations whose head-of-line time is counted from their own start:
-  // long ones; while the monitor sleeps, those after a wait (an idle
-  // service's); and those whose poll may block, unless the last poll, free
-  // to block too, returned at once (after an immediate's iteration, say).
-  // Their work comes after the wait, and a timer armed from an earlier
-  // start fires early: counted from the look it brings, a callback would
-  // cross the bound unseen for up to one bound more.  A loop of short
-  // iterations whose polls, free to block, return at once (saturated)
-  // pays nothing here: the timer the monitor armed fires within one bound
-  // of CPU time, and the look it wakes for counts on from there (so is the
-  // first wait after such iterations: a callback after it is seen up to
-  // one bound late).
+  // Iterations whose head-of-line time is counted from their own start
+  // (timed), the sleeping monitor's timer re-armed from there: long ones,
+  // and while the monitor sleeps, those after a wait (an idle service's).
+  // A loop of short iterations whose polls, free to block, return at once
+  // (saturated) pays nothing here: the timer the monitor armed fires within
+  // one bound of CPU time, and the look it wakes for counts on from there.
+  bool timed = slow || (asleep && s->waited);
+  // Also published, not re-armed (re-armed at each such prepare, the timer
+  // of a loop that alternates immediates and short polls would never
+  // fire): an iteration whose poll may block, unless the last poll had a
+  // timeout and returned at once (after an immediate's iteration, say, or
+  // one with fds to register, which may have been ready).  Its work comes
+  // after the wait; a timer armed from an earlier start fires early, and
+  // the look it brings counts from the start published here, not from
+  // itself (which let a callback cross the bound unseen for up to one bound
+  // more).  The first wait after a saturated stretch is still timed from a
+  // look.
   bool may_wait = PollHasLeaveToBlock(s->loop, timeout);
-  bool exact = slow || (asleep && s->waited) || (may_wait && !s->found_work);
-  s->may_wait = may_wait;
+  bool exact = timed || (may_wait && !s->returned_at_once);
+  s->timed_poll = timeout != 0;
   // Where the next iteration begins, for a monitor that may not look for a
   // while (one system call).
   uint64_t cpu = exact ? LoopCpuNs(s) : 0;
@@ -726,7 +732,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the nearer bound of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
-  if (asleep && exact && cpu) ArmHolTimerAt(s, cpu + HolDue(s));
+  if (asleep && timed && cpu) ArmHolTimerAt(s, cpu + HolDue(s));
   bool boosted = s->boosted_since.load(std::memory_order_acquire) != 0;
   // Events ready now are what the poll returns at once: a backlog that
   // formed while the last iteration ran.  With slow iterations the loop
@@ -759,8 +765,8 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   bool watch = WatchesBursts(s);
   if ((boosted || watch) && PollMayBlock(s, timeout) &&
       !Readable(s->backend_fd)) {
-    // The monitor holding the boost sleeps between looks on nothing the
-    // loop arms (BoostedLook()): woken now, it looks once and sleeps on the
+    // The monitor holding the boost sleeps BoostedLook() on wake_fd alone
+    // (no timer, no watch): woken now, it looks once and sleeps on the
     // head-of-line timer and the watch, instead of missing what comes next
     // until its look is due.  The look it would take then is taken now.
     if (boosted && EndBoost(s, now)) WakeMonitor(s);
@@ -787,12 +793,12 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
     if (began > now) began = now;
     s->waited = waited > 0;
   }
-  // The poll was free to block and returned at once (saturated).
-  // libuv (every version the package builds against) records idle time
-  // only for a poll that found nothing in a first one without timeout;
-  // had it recorded some, the next prepare would only publish its start
-  // once more than needed.
-  s->found_work = s->may_wait && !s->waited;
+  // The poll had a timeout and returned at once (saturated): libuv (every
+  // version the package builds against) records idle time only for a poll
+  // that a first one without timeout found nothing for.  A poll with
+  // timeout 0 and fds to register may have found them ready: not taken for
+  // it.
+  s->returned_at_once = s->timed_poll && !s->waited;
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
   // An iteration that only took a vote's wake-up is none of the service's:
