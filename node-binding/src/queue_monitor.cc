@@ -81,8 +81,8 @@ struct QueueMonitor::Shared {
   bool bursts_at_threshold = false;
   int wake_fd = -1;     // eventfd: stop() wakes the monitor
   // A timer on the loop thread's CPU clock, armed while the monitor
-  // sleeps (by the monitor, and by the loop at the prepares that publish
-  // prepare_cpu): it fires (a signal to the monitor's signal_fd) when an
+  // sleeps (by the monitor, and by the loop at its slow prepares and those
+  // after a wait): it fires (a signal to the monitor's signal_fd) when an
   // iteration has used the nearer head-of-line bound of CPU time.
   timer_t hol_timer;
   std::atomic<bool> timer_ready{false};
@@ -124,9 +124,9 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> avg_busy_ns{0};  // CPU time per iteration
   std::atomic<uint64_t> iterations{0};
   // The loop thread's CPU time at a prepare, and that prepare's seq:
-  // published for slow iterations, and while the monitor sleeps after a
-  // wait (OnPrepare), so that it knows exactly where an iteration began
-  // however long ago it last looked.
+  // published for slow iterations, after a wait while the monitor sleeps,
+  // and before most polls that may block (OnPrepare), so that it knows
+  // exactly where an iteration began however long ago it last looked.
   std::atomic<uint64_t> prepare_cpu{0};
   std::atomic<uint64_t> prepare_cpu_seq{0};
 
@@ -136,7 +136,7 @@ struct QueueMonitor::Shared {
   bool vote_woke = false;       // vote_fd was ready in this iteration's poll
   bool only_vote_woke = false;  // and was its one event (OnCheck)
   bool waited = false;          // this iteration's poll blocked (OnCheck)
-  bool timed_poll = false;      // its timeout was not 0 (OnPrepare)
+  bool timed_poll = false;      // uv_backend_timeout() was not 0 (OnPrepare)
   bool returned_at_once = false;  // and it did not block (OnCheck)
 
   // Monitor thread only: a boost was held since the last unboosted sleep.
@@ -428,10 +428,10 @@ uint64_t HolDue(const QueueMonitor::Shared* s) {
 // made (preempted in between on the shared core) fires early, never late.
 // The kernel checks CPU-time timers at the scheduler tick of the CPU the
 // loop runs on: a fire comes up to one tick (1-4 ms) after @at.  Where the
-// loop does not publish an iteration's start (short iterations whose polls
-// return at once), the look an early fire brings counts that iteration
-// from the look: a bound crossed just after it is seen up to one bound
-// late.
+// loop does not publish an iteration's start (after a poll that had a
+// timeout and returned at once, OnPrepare()), the look an early fire
+// brings counts that iteration from the look: a bound crossed just after
+// it is seen up to one bound late.
 void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
   if (!s->timer_ready.load(std::memory_order_acquire) || !at) return;
   struct itimerspec its = {};
@@ -696,20 +696,23 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // Iterations whose head-of-line time is counted from their own start
   // (timed), the sleeping monitor's timer re-armed from there: long ones,
   // and while the monitor sleeps, those after a wait (an idle service's).
-  // A loop of short iterations whose polls, free to block, return at once
-  // (saturated) pays nothing here: the timer the monitor armed fires within
-  // one bound of CPU time, and the look it wakes for counts on from there.
+  // A loop of short iterations whose polls have a timeout and return at
+  // once (saturated) pays nothing here or below: the timer the monitor
+  // armed fires within one bound of CPU time, and the look it wakes for
+  // counts on from there.
   bool timed = slow || (asleep && s->waited);
   // Also published, not re-armed (re-armed at each such prepare, the timer
   // of a loop that alternates immediates and short polls would never
   // fire): an iteration whose poll may block, unless the last poll had a
   // timeout and returned at once (after an immediate's iteration, say, or
-  // one with fds to register, which may have been ready).  Its work comes
-  // after the wait; a timer armed from an earlier start fires early, and
-  // the look it brings counts from the start published here, not from
-  // itself (which let a callback cross the bound unseen for up to one bound
-  // more).  The first wait after a saturated stretch is still timed from a
-  // look.
+  // one with fds to register).  Its work comes after the wait; a timer
+  // armed from an earlier start fires early, and the look it brings counts
+  // from the start published here, not from itself (which let a callback
+  // cross the bound unseen for up to one bound more).  The first wait
+  // after a poll that had a timeout and returned at once (one request that
+  // came during the last callback is enough) is still timed from a look:
+  // publishing there too would cost a saturated loop a system call per
+  // iteration.
   bool may_wait = PollHasLeaveToBlock(s->loop, timeout);
   bool exact = timed || (may_wait && !s->returned_at_once);
   s->timed_poll = timeout != 0;
@@ -795,9 +798,12 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   }
   // The poll had a timeout and returned at once (saturated): libuv (every
   // version the package builds against) records idle time only for a poll
-  // that a first one without timeout found nothing for.  A poll with
-  // timeout 0 and fds to register may have found them ready: not taken for
-  // it.
+  // that a first one without timeout found nothing for.  A poll whose
+  // public timeout was 0 because fds waited to be registered is not taken
+  // for one, whatever it did: Node's start-up iteration is one (its fds
+  // ready at once), and the timer's wait after it went unpublished.  Such
+  // polls cost a saturated loop that registers fds at each iteration a
+  // system call per iteration (the next prepare publishes).
   s->returned_at_once = s->timed_poll && !s->waited;
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
