@@ -556,9 +556,9 @@ bool PollHasLeaveToBlock(const uv_loop_t* loop, int timeout) {
 // and work that a later prepare callback queues are not looked at (more of
 // libuv's internals for little): the boost then ends one iteration early,
 // and such a callback, if long, is head-of-line time that boosts again.
-bool PollMayBlock(const QueueMonitor::Shared* s, int timeout) {
-  return PollHasLeaveToBlock(s->loop, timeout) &&
-         (timeout != 0 || !QueuedWatcherReady(s->loop));
+// @leave: PollHasLeaveToBlock(), which the prepare has asked already.
+bool PollMayBlock(const QueueMonitor::Shared* s, int timeout, bool leave) {
+  return leave && (timeout != 0 || !QueuedWatcherReady(s->loop));
 }
 
 // Whether work waits behind the loop: an fd of its epoll set is ready
@@ -755,7 +755,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     }
     // Nothing to end; with nothing ready the poll may block, and work that
     // comes to it is the monitor's to see.
-    if (WatchesBursts(s) && !length && PollMayBlock(s, timeout))
+    if (WatchesBursts(s) && !length && PollMayBlock(s, timeout, may_wait))
       WatchArrivals(s);
     else if (awaited)
       UnwatchAfterWait(s);
@@ -766,7 +766,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // the work that comes next (bursts 'arrival').  With neither to do, no
   // system call is made to ask.
   bool watch = WatchesBursts(s);
-  if ((boosted || watch) && PollMayBlock(s, timeout) &&
+  if ((boosted || watch) && PollMayBlock(s, timeout, may_wait) &&
       !Readable(s->backend_fd)) {
     // The monitor holding the boost sleeps BoostedLook() on wake_fd alone
     // (no timer, no watch): woken now, it looks once and sleeps on the
