@@ -176,7 +176,7 @@ for (const s of sources) {
     const rs = s.runs.filter((r) => r.phase === p);
     return `${p}: ${[...new Set(rs.map((r) => r.service))].join('+')} x ${new Set(rs.map((r) => r.rep)).size} reps x ` +
       `${[...new Set(rs.map((r) => r.policy))].join(', ')}`;
-  }).join('; ')}${s.extra ? ' (the only other committed mixed run of eb-gc-marking)' : ''}`);
+  }).join('; ')}${s.extra ? ' (with full-11-26, the runs of eb-gc-marking on mixed in Williams order)' : ''}`);
 }
 // Check: paired.js's own estimates from these runs against each results.json.
 let maxDiff = 0; let compared = 0;
