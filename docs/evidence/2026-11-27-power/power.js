@@ -1,7 +1,8 @@
 'use strict';
 // How many repetitions the issue-22 targets need on this testbed, from the
 // committed runs' raw data (read-only; nothing here changes the analysis).
-//   nice -n 19 node docs/evidence/2026-11-27-power/power.js > docs/evidence/2026-11-27-power/power.txt
+//   nice -n 19 node docs/evidence/2026-11-27-power/power.js   (writes power.txt)
+//   ... power.js --with-shipped   (also the run made after it, ../2026-11-27-shipped: power-with-shipped.txt)
 // Sections:
 //   0. the data, and a check that the per-repetition log ratios below are
 //      experiment/paired.js's (its estimates recomputed and compared with
@@ -38,6 +39,9 @@ const SOURCES = [
   { label: 'hol-waiting', dir: 'docs/evidence/2026-11-27-hol-waiting' },
   { label: 'bursts-thr', dir: 'docs/evidence/2026-11-27-bursts-threshold' },
   { label: 'bursts-thr-both', dir: 'docs/evidence/2026-11-27-bursts-threshold-both' },
+  // Made after this calculation (its design read the numbers above): only
+  // with --with-shipped, whose output goes to power-with-shipped.txt.
+  { label: 'shipped', dir: 'docs/evidence/2026-11-27-shipped', after: true },
 ].map((s) => (s.dir ? { ...s, raw: `${s.dir}/raw.json.gz`, results: `${s.dir}/results.json`, log: `${s.dir}/driver-log.txt` } : s))
   .map((s) => ({ ...s, rawPath: s.raw }));
 
@@ -134,7 +138,8 @@ const lpad = (s, n) => String(s).padStart(n);
 const readGz = (f_) => JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(ROOT, f_))).toString());
 const all = [];
 const sources = [];
-for (const s of SOURCES) {
+const withShipped = process.argv.includes('--with-shipped');
+for (const s of SOURCES.filter((x) => withShipped || !x.after)) {
   const raw = readGz(s.raw);
   const results = JSON.parse(fs.readFileSync(path.join(ROOT, s.results), 'utf8'));
   const runs = raw.runs.map((r) => ({ ...r, phase: r.phase || 'headline' }));
@@ -780,5 +785,5 @@ for (const s of sources) {
   }
 }
 
-fs.writeFileSync(path.join(__dirname, 'power.txt'), `${out.join('\n')}\n`);
+fs.writeFileSync(path.join(__dirname, withShipped ? 'power-with-shipped.txt' : 'power.txt'), `${out.join('\n')}\n`);
 console.log(out.join('\n'));
