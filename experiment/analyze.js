@@ -98,7 +98,7 @@ for (const r of runs) {
   r.boostedShare = total ? (tis[EMU_MAX_KHZ] || 0) / total : 0;
   r.hintsPerSec = r.kernel ? r.kernel.hints / r.wall : 0;
 }
-const pct = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
+const { pct } = require('./stats');
 const caseKey = (r) => `${r.phase}|${r.service}|${r.loadFactor}`;
 const groups = new Map();
 for (const r of runs) {
@@ -229,7 +229,7 @@ const targets = TARGETS.map((t) => {
 // per-repetition log ratios, Welch t intervals, verdicts only where
 // resolved, energy as price per cycle x work, and the same without pairs
 // that held a repetition's first run.
-const paired = pairedAnalysis(runs, pct);
+const paired = pairedAnalysis(runs);
 for (const t of targets) {
   const p = paired.find((x) => x.phase === 'headline' && x.policy === t.policy);
   const confirm = t.policy === chosen ? paired.find((x) => x.phase === 'confirm' && x.policy === t.policy) || null : undefined;

@@ -101,7 +101,7 @@ new PerformanceObserver((list) => {
 // cost (its looks and wake-ups on the loop's CPU) beside what it did.
 function monitorCounts() {
   const q = eb.stats().queue;
-  return { iterations: q.iterations, samples: q.samples, wakeups: q.monitorWakeups, arrivals: q.monitorArrivals || 0, boosts: q.boosts,
+  return { iterations: q.iterations, samples: q.samples, wakeups: q.monitorWakeups, arrivals: q.monitorArrivals, boosts: q.boosts,
     byLength: q.byLength, byHeadOfLine: q.byHeadOfLine, byOverload: q.byOverload, boostedMs: q.boostedMs };
 }
 

@@ -268,7 +268,7 @@ async function stopServers() {
   servers.clear();
 }
 
-const pct = (sorted, q) => sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
+const { pct } = require('./stats');
 const contaminated = [];
 const disturbed = [];
 

@@ -28,11 +28,7 @@
 // - Position: the first run after a calibration block does more work; the
 //   same figures without any pair one of whose runs was first.
 
-const mean = (xs) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : NaN);
-const variance = (xs) => {
-  const m = mean(xs);
-  return xs.length > 1 ? xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1) : NaN;
-};
+const { pct, mean, variance } = require('./stats');
 // Student's t, 97.5th percentile, for 1..30 degrees of freedom; past that
 // 1.96 + 2.5/df (at or above the table from 31 to 120, within 0.002).
 const T975 = [NaN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -93,10 +89,10 @@ function verdict(p, cut, energy, confirm) {
     energy: e === 'below' ? 'met' : e === 'above' ? 'missed' : 'unresolved', cutAboveZero: zero === 'below' };
 }
 
-// One repetition's figures for the ratios (@pct is analyze.js's); whether
+// One repetition's figures for the ratios; whether
 // its p99.9 is a censored or failed request's: the worst latencies, so
 // when there are as many of them as requests from the p99.9's rank up.
-function figures(rs, pct) {
+function figures(rs) {
   const lat = Float64Array.from(rs.flatMap((r) => r.latMs)).sort();
   const sum = (f) => rs.reduce((a, r) => a + r[f], 0);
   const busy = rs.reduce((a, r) => a + Object.values(r.busyNsByKhz).reduce((x, y) => x + y, 0), 0);
@@ -111,7 +107,7 @@ function figures(rs, pct) {
 // Returns, per phase and policy with a reference, the paired estimates
 // over the cases the policy ran in (one without 2 pairs: no interval),
 // and the same without pairs that held a repetition's first run.
-function pairedAnalysis(runs, pct, ref = 'fixed-2.6') {
+function pairedAnalysis(runs, ref = 'fixed-2.6') {
   const key = (r) => `${r.phase}|${r.service}|${r.loadFactor}`;
   // The first run after a repetition's calibration block (driver.js takes
   // one per phase, service and repetition, before all its rates).
@@ -133,7 +129,7 @@ function pairedAnalysis(runs, pct, ref = 'fixed-2.6') {
         const reps = [...new Set(mine.map((r) => r.rep))].filter((rep) => refs.some((r) => r.rep === rep)).sort((a, b) => a - b);
         const pairs = reps.map((rep) => [mine.filter((r) => r.rep === rep), refs.filter((r) => r.rep === rep)])
           .filter(([a, b]) => !dropFirst || ![...a, ...b].some((r) => first.has(r)))
-          .map(([a, b]) => [figures(a, pct), figures(b, pct)]);
+          .map(([a, b]) => [figures(a), figures(b)]);
         return { case: ck, pairs, ran: mine.length > 0 };
       }).filter((c) => c.ran);
       const estimate = (cs) => {

@@ -6,6 +6,7 @@
 // verdicts, and the pairing and first-run exclusion on synthetic runs.
 const assert = require('assert');
 const { t975, meanOverCases, verdict, pairedAnalysis, cut } = require('./paired');
+const { pct, mean, variance } = require('./stats');
 
 let failed = 0;
 function check(name, fn) {
@@ -18,6 +19,18 @@ function check(name, fn) {
   }
 }
 const near = (a, b, eps, what) => assert.ok(Math.abs(a - b) <= eps, `${what}: ${a} is not within ${eps} of ${b}`);
+
+check('percentiles: nearest rank, as every figure of make experiment takes them', () => {
+  const xs = Array.from({ length: 2000 }, (_, i) => i + 1);
+  assert.strictEqual(pct(xs, 0.999), 1998, 'p99.9 of 2 000: the 1 998th');
+  assert.strictEqual(pct(xs, 0.5), 1000, 'p50 of 2 000: the 1 000th');
+  assert.strictEqual(pct([7], 0.999), 7, 'one value');
+  assert.strictEqual(pct(xs, 1), 2000, 'p100: the largest');
+  assert.ok(Number.isNaN(pct([], 0.5)), 'none: NaN');
+  near(mean([1, 2, 6]), 3, 1e-12, 'mean');
+  near(variance([1, 2, 6]), 7, 1e-12, 'sample variance (n - 1)');
+  assert.ok(Number.isNaN(variance([1])), 'no variance of one value');
+});
 
 check('t quantiles: the table, rounded-down degrees of freedom, the large-df form', () => {
   near(t975(3), 3.182, 1e-9, 't(3)');
@@ -81,7 +94,6 @@ check('verdicts: met only when resolved, missed when resolved beyond, else unres
 });
 
 check('pairing: each repetition against its own reference run; first runs left out on request', () => {
-  const pct = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const run = (service, rep, policy, p999, energy, cycles) => ({
     phase: 'headline', service, loadFactor: 0.7, rep, policy, latMs: [1, 2, p999], energy, cycles,
     busyNsByKhz: { 2600000: 3, 4000000: policy === 'eb' ? 1 : 0 },
@@ -99,7 +111,7 @@ check('pairing: each repetition against its own reference run; first runs left o
       runs.push(...(rep === 0 ? [eb, ref, other] : [other, ref, eb]));
     }
   }
-  const p = pairedAnalysis(runs, pct).find((x) => x.policy === 'eb');
+  const p = pairedAnalysis(runs).find((x) => x.policy === 'eb');
   near(cut(p.p999).x, 0.5, 1e-12, 'cut');
   near(p.p999.hi - p.p999.lo, 0, 1e-12, 'a cut the same in every repetition has no spread');
   near(Math.exp(p.price.est), 1.1, 1e-12, 'price per cycle');
@@ -110,7 +122,6 @@ check('pairing: each repetition against its own reference run; first runs left o
 });
 
 check('censored runs: a pair whose p99.9 is a censored request\'s is left out of the p99.9 and counted', () => {
-  const pct = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   // 1000 requests a run: the p99.9 is the 2nd largest, so 2 censored make it one.
   const lat = (top) => [...Array.from({ length: 998 }, (_, i) => i / 100), top, top];
   const run = (rep, policy, p999, censored) => ({ phase: 'headline', service: 'a', loadFactor: 0.7, rep, policy,
@@ -118,14 +129,13 @@ check('censored runs: a pair whose p99.9 is a censored request\'s is left out of
   const runs = [];
   for (let rep = 0; rep < 3; rep++) runs.push(run(rep, 'fixed-2.6', 100, 0), run(rep, 'eb', 50, 0));
   runs.push(run(3, 'fixed-2.6', 95000, 2), run(3, 'eb', 95000, 2));
-  const p = pairedAnalysis(runs, pct).find((x) => x.policy === 'eb');
+  const p = pairedAnalysis(runs).find((x) => x.policy === 'eb');
   assert.strictEqual(p.censoredPairs, 1);
   assert.deepStrictEqual(p.reps, [4]);
   near(cut(p.p999).x, 0.5, 1e-12, 'the cut of the three open pairs');
 });
 
 check('first runs: one per repetition, before all its rates', () => {
-  const pct = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
   const run = (rep, loadFactor, policy, p999, cycles) => ({ phase: 'headline', service: 'a', loadFactor, rep, policy,
     latMs: [1, p999], energy: cycles / 10, cycles, busyNsByKhz: { 2600000: 1 } });
   const runs = [];
@@ -135,9 +145,9 @@ check('first runs: one per repetition, before all its rates', () => {
     runs.push(run(rep, 0.5, 'other', 100, 200), run(rep, 0.5, 'fixed-2.6', 100, 100), run(rep, 0.5, 'eb', 50, 100));
     runs.push(run(rep, 0.7, 'eb', 50, 100), run(rep, 0.7, 'fixed-2.6', 100, 100), run(rep, 0.7, 'other', 100, 100));
   }
-  const p = pairedAnalysis(runs, pct).find((x) => x.policy === 'eb');
+  const p = pairedAnalysis(runs).find((x) => x.policy === 'eb');
   assert.deepStrictEqual(p.withoutFirst.reps, [3, 3], 'no eb pair held a repetition\'s first run');
-  const o = pairedAnalysis(runs, pct).find((x) => x.policy === 'other');
+  const o = pairedAnalysis(runs).find((x) => x.policy === 'other');
   assert.deepStrictEqual(o.withoutFirst.reps, [0, 3], 'other ran first at rate 0.5 only');
   assert.strictEqual(o.withoutFirst.p999, null, 'a case left without pairs gives no interval; it is not dropped');
 });

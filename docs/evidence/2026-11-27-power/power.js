@@ -50,12 +50,10 @@ const EB = (p) => p.startsWith('eb-');
 const SVC_SPEC = { 'heavy-json': '/heavy', mixed: '/(light|light|light|light|heavy)' };
 
 const { EMU_MAX_KHZ, energyMj } = require(path.join(ROOT, 'experiment/power-model.js'));
-const pct = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN);
+const { pct, mean, variance } = require(path.join(ROOT, 'experiment/stats.js'));
 
 // ---- Small statistics -------------------------------------------------------------
 const sum = (xs) => xs.reduce((a, x) => a + x, 0);
-const mean = (xs) => (xs.length ? sum(xs) / xs.length : NaN);
-const variance = (xs) => { const m = mean(xs); return xs.length > 1 ? sum(xs.map((x) => (x - m) ** 2)) / (xs.length - 1) : NaN; };
 const sd = (xs) => Math.sqrt(variance(xs));
 const cov = (xs, ys) => { const mx = mean(xs); const my = mean(ys); return sum(xs.map((x, i) => (x - mx) * (ys[i] - my))) / (xs.length - 1); };
 function lgamma(x) {
@@ -186,7 +184,7 @@ for (const s of sources) {
 // Check: paired.js's own estimates from these runs against each results.json.
 let maxDiff = 0; let compared = 0;
 for (const s of sources) {
-  const mine = pairedAnalysis(s.runs, pct);
+  const mine = pairedAnalysis(s.runs);
   for (const p of s.results.paired) {
     const m = mine.find((x) => x.phase === p.phase && x.policy === p.policy);
     for (const k of ['energy', 'work', 'price', 'p999']) {
