@@ -111,6 +111,15 @@ for major; do
 			PATH="$home/bin:$PATH" "$home/bin/node" "$gyp" rebuild \
 			--arch="$arch" --nodedir="$target" --loglevel=warn >build.log 2>&1) ||
 			{ cat "$tmp/build.log" >&2; rm -rf "$tmp"; exit 1; }
+		# Warning-free, as the kernel module is (W=1): a warning fails the
+		# prebuild here, where make check and packaging build, and not a
+		# user's source build (a newer compiler's new warning is no reason
+		# to refuse an install, so binding.gyp has no -Werror).
+		if grep -q 'warning:' "$tmp/build.log"; then
+			grep -B2 -A4 'warning:' "$tmp/build.log" >&2
+			echo "prebuild.sh: the addon for Node $major (linux-$arch) built with the warnings above: fix them" >&2
+			rm -rf "$tmp"; exit 1
+		fi
 		built=$tmp/build/Release/eventboost.node
 		got=$(elf_machine "$built")
 		if [ "$got" != "$machine" ]; then
