@@ -805,6 +805,24 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   // polls cost a saturated loop that registers fds at each iteration a
   // system call per iteration (the next prepare publishes).
   s->returned_at_once = s->timed_poll && !s->waited;
+  // A wait whose prepare did not publish where its iteration begins (the
+  // poll before had a timeout and returned at once: OnPrepare) publishes it
+  // here once it has waited, for a system call after a wait, not one per
+  // saturated iteration.  The loop used no CPU time while it waited, so the
+  // timers and immediates after this check are timed from their own
+  // iteration, not from the look that a timer armed from an earlier start
+  // brings (up to one bound late).  Later than the iteration's start by
+  // the poll phase's callbacks: the monitor keeps an earlier start it saw
+  // (the look an arrival woke it for, or one during the wait).
+  uint64_t seq = s->seq.load(std::memory_order_relaxed);
+  if (s->waited &&
+      s->prepare_cpu_seq.load(std::memory_order_relaxed) != seq) {
+    uint64_t cpu = LoopCpuNs(s);
+    if (cpu) {
+      s->prepare_cpu.store(cpu, std::memory_order_relaxed);
+      s->prepare_cpu_seq.store(seq, std::memory_order_release);
+    }
+  }
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
   // An iteration that only took a vote's wake-up is none of the service's:
@@ -862,12 +880,14 @@ void QueueMonitor::Monitor(Shared* s) {
     }
 
     // The loop reached its queue (prepare) since the last look: count from
-    // here (at most a look's interval of CPU time too little), or from the
-    // prepare itself where the loop published it.
+    // here (at most a look's interval of CPU time too little), or from
+    // where the loop published the iteration's start (its prepare, or the
+    // check after a wait: OnCheck), unless this iteration's start was seen
+    // earlier (a look before that check).
     if (seq != seen_seq) hol_base = cpu;
     if (s->prepare_cpu_seq.load(std::memory_order_acquire) == seq) {
       uint64_t at = s->prepare_cpu.load(std::memory_order_relaxed);
-      if (at <= cpu) hol_base = at;
+      if (at <= cpu && at < hol_base) hol_base = at;
     }
     uint64_t counted = s->counted_seq.load(std::memory_order_relaxed);
     if (busy_counted == 0) {

@@ -729,6 +729,51 @@ server.listen(0, '127.0.0.1', () => setTimeout(round, 400));
   assert.ok(st.byOverload >= atEnd.length - 1, JSON.stringify(st));
 });
 
+// The same after a poll that had a timeout and returned at once (a
+// request came during the callback before it: the saturated loop's case).
+// The prepare after such a poll does not publish its iteration's start (a
+// saturated loop would pay a system call per iteration); the check after
+// the wait that follows does, so the timer callback after it is timed from
+// its own start, not from the look the monitor's stale timer brings (up to
+// one bound late: here every round ended unboosted).
+test('Queue-Boost: a callback after a wait that followed a poll which returned at once is timed from its own iteration', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+// As above: the overload bound (100 ms) decides.
+const s = eb.start({ gc: false, sampleUs: 200000 });
+if (!s.active) throw new Error(s.reason);
+const net = require('node:net');
+const server = net.createServer((c) => c.on('data', () => {}));
+const ROUNDS = 6;
+const atEnd = [];
+let client;
+const round = () => {
+  own(5);
+  // On the server's socket before this iteration's poll, whose timeout is
+  // the timer's below: it returns at once.  The wait after it is the timer's.
+  client.write('x');
+  setTimeout(() => {
+    own(170); // past the overload bound, short of twice it
+    atEnd.push(snap());
+    if (atEnd.length < ROUNDS) setTimeout(round, 400);
+    else afterWait(() => { console.log(JSON.stringify({ atEnd, st: eb.stats().queue })); process.exit(0); });
+  }, 50);
+};
+server.listen(0, '127.0.0.1', () => {
+  client = net.connect(server.address().port, '127.0.0.1', () => setTimeout(round, 400));
+});
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { atEnd, st } = r.json[0];
+  t.diagnostic(`boosted at the end of rounds ${atEnd.map((x, i) => x.boostedNow ? i : null).filter((i) => i !== null).join(', ')} ` +
+    `of 0-${atEnd.length - 1}; ${JSON.stringify(st)}`);
+  assert.strictEqual(st.errors, 0, JSON.stringify(st));
+  assert.strictEqual(st.refused, 0, JSON.stringify(st));
+  // One may be unlucky under TCG (a fire a tick late past the end); not two.
+  assert.ok(atEnd.filter((x) => x.boostedNow).length >= atEnd.length - 1, JSON.stringify(atEnd));
+  assert.ok(st.byOverload >= atEnd.length - 1, JSON.stringify(st));
+});
+
 // headOfLine 'waiting' (issue 21's energy): a callback long next to the
 // typical one is boosted only once work waits behind it.  The same kind of
 // long work, in turn: with nothing arriving; with a byte arriving from a
