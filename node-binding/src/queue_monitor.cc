@@ -429,9 +429,9 @@ uint64_t HolDue(const QueueMonitor::Shared* s) {
 // The kernel checks CPU-time timers at the scheduler tick of the CPU the
 // loop runs on: a fire comes up to one tick (1-4 ms) after @at.  Where the
 // loop does not publish an iteration's start (after a poll that had a
-// timeout and returned at once, OnPrepare()), the look an early fire
-// brings counts that iteration from the look: a bound crossed just after
-// it is seen up to one bound late.
+// timeout and returned at once, OnPrepare(), unless a wait followed it,
+// OnCheck()), the look an early fire brings counts that iteration from the
+// look: a bound crossed just after it is seen up to one bound late.
 void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
   if (!s->timer_ready.load(std::memory_order_acquire) || !at) return;
   struct itimerspec its = {};
@@ -477,7 +477,11 @@ void DropEdgesAfterBoost(QueueMonitor::Shared* s) {
 void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
                    uint64_t timeout_ns) {
   s->asleep.store(true);
-  DrainSignal(s->signal_fd);  // a timer that fired while awake
+  // A fire left from before is not drained here (a read that finds
+  // nothing, at nearly every sleep): one that came while a boost was held
+  // was taken with the edges after it (DropEdgesAfterBoost()), and one that
+  // came while awake otherwise -- a bound crossed, or a timer armed from an
+  // earlier start -- is worth the look it brings at once.
   ArmHolTimerAt(s, arm_at);
   int ms = timeout_ns ? int((timeout_ns + 999999) / 1000000) : -1;
   struct epoll_event ev[3];
