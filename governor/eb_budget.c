@@ -24,6 +24,18 @@ void eb_account(struct eb_policy *ebp, u64 now)
 		ebp->window_used_ns = 0;
 		WRITE_ONCE(ebp->budget_spent, false);
 	}
+	/*
+	 * A budget raised (budget_pct written) past what the window used is
+	 * spent no longer: the operator who lifts the bound does not wait for
+	 * the window to roll, with every hint refused until then.
+	 */
+	if (ebp->budget_spent) {
+		unsigned int pct = READ_ONCE(ebp->tunables->budget_pct);
+
+		if (pct >= 100 ||
+		    ebp->window_used_ns < EB_BUDGET_WINDOW_NS / 100 * pct)
+			WRITE_ONCE(ebp->budget_spent, false);
+	}
 }
 
 void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)

@@ -119,7 +119,10 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	if (pct < 100)
 		eb_budget_arm(ebp, now, budget);
 
-	target = want ? eb_policy_boost_khz(ebp) : eb_policy_base_khz(ebp);
+	/* A vote never lowers the clock (boost_freq written below base_freq). */
+	target = eb_policy_base_khz(ebp);
+	if (want)
+		target = max(target, eb_policy_boost_khz(ebp));
 	target = clamp(target, READ_ONCE(policy->min), READ_ONCE(policy->max));
 	if (target != ebp->target_khz)
 		trace_eventboost_decide(ebp->nr, target, want,

@@ -809,6 +809,118 @@ TEST_F(eb, budget_ends_and_refuses_boosts)
 }
 
 /*
+ * Raising budget_pct releases a budget the policy spent under the old one
+ * at once: the operator who lifts the bound does not wait for the window
+ * to roll, with every hint refused (EBUSY) until then.
+ */
+TEST_F(eb, raising_the_budget_releases_a_spent_one)
+{
+	struct eb_policy_stats st;
+	int pol = self->pol_last, fd, ret, spent = 0;
+
+	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	/*
+	 * 1% of a 1 s window: 10 ms, half of it this process's share; a child
+	 * spends the rest.  A slow guest may see the window roll in between:
+	 * spend it again then.
+	 */
+	for (int i = 0; i < 5 && !spent; i++) {
+		for (int j = 0; j < self->npol; j++)
+			ASSERT_EQ(0, set_tunable(self->pols[j], "budget_pct", "1"));
+		ret = eb_boost_for(fd, 5000000);
+		ASSERT_TRUE(ret == 0 || ret == -EBUSY) TH_LOG("%d", ret);
+		for (int j = 0; j < 200 && client_info(fd).votes; j++)
+			msleep(1);
+		ret = boost_in_child(self->last_cpu, -1, 5000000);
+		ASSERT_TRUE(ret == 0 || ret == -EBUSY) TH_LOG("%d", ret);
+		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
+		spent = !!(st.flags & EB_POLICY_BUDGET_SPENT);
+		if (!spent)
+			msleep(1100);
+	}
+	ASSERT_TRUE(spent) TH_LOG("the policy's budget was never spent");
+	/* Raised past what the window used: a new process boosts at once. */
+	for (int j = 0; j < self->npol; j++)
+		ASSERT_EQ(0, set_tunable(self->pols[j], "budget_pct", "50"));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
+	EXPECT_FALSE(st.flags & EB_POLICY_BUDGET_SPENT);
+	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 100000));
+	close(fd);
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+}
+
+/*
+ * A vote never lowers the clock: with boost_freq written below base_freq
+ * (each within the hardware range, so each write is valid alone, as it is
+ * half-way through a reconfiguration), a vote holds base_freq.
+ */
+TEST_F(eb, a_boost_freq_below_base_freq_never_lowers_the_clock)
+{
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, set_tunable(pol, "boost_freq", "1600000"));
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	msleep(50);
+	EXPECT_EQ(BASE, cur_khz(pol));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	close(fd);
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+}
+
+/*
+ * Lowering rate_limit_us applies a boost the old limit holds back within a
+ * tick (the client's timer decides again, with the new limit), not when the
+ * old interval ends (up to 100 ms later).
+ */
+TEST_F(eb, lowering_the_rate_limit_applies_a_held_boost)
+{
+	int pol = self->pol_last, fd, held = 0;
+	long long t0 = 0;
+	long got;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "100000"));
+	/*
+	 * A boost, its step down (never held back), and a boost right after
+	 * it: held back until 100 ms after the step down.  Held means still
+	 * at base 20 ms later (a worker applies an unheld one sooner); a busy
+	 * host that let the interval pass tries again.
+	 */
+	for (int i = 0; i < 5 && !held; i++) {
+		msleep(150);
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		ASSERT_EQ(BOOST, applied_khz(pol, BOOST));
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+		ASSERT_EQ(BASE, applied_khz(pol, BASE));
+		t0 = eb_now_ns();
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		msleep(20);
+		held = cur_khz(pol) == BASE && eb_now_ns() - t0 < 40000000;
+		if (!held) {
+			ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+			ASSERT_EQ(BASE, wait_khz(pol, BASE, 2000));
+		}
+	}
+	ASSERT_TRUE(held) TH_LOG("no boost was held back in 5 tries");
+	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "0"));
+	got = wait_khz(pol, BOOST, 30);
+	/* Before the old interval's end (at least 100 ms after t0, less the step down's apply). */
+	EXPECT_LT(eb_now_ns() - t0, 90000000);
+	EXPECT_EQ(BOOST, got);
+	close(fd);
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+}
+
+/*
  * One client cannot spend its policy's whole budget and leave the others
  * EBUSY: its votes end when it has used its share (half), and it is
  * refused until its window rolls, while another process's client still
