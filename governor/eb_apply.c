@@ -98,7 +98,7 @@ void eb_apply_ipi_async(void *info)
 	struct eb_policy *ebp = info;
 
 	raw_spin_lock(&ebp->lock);
-	ebp->ipi_pending = false;
+	WRITE_ONCE(ebp->ipi_pending, false);
 	eb_apply_fast_locked(ebp);
 	raw_spin_unlock(&ebp->lock);
 }
@@ -179,9 +179,9 @@ void eb_kick(struct eb_policy *ebp, bool sync)
 	}
 	raw_spin_lock_irqsave(&ebp->lock, flags);
 	if (ebp->started && !ebp->ipi_pending) {
-		ebp->ipi_pending = true;
+		WRITE_ONCE(ebp->ipi_pending, true);
 		if (smp_call_function_single_async(target_cpu, &ebp->csd))
-			ebp->ipi_pending = false;
+			WRITE_ONCE(ebp->ipi_pending, false);
 	}
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 out:

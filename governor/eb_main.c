@@ -10,23 +10,28 @@
 #define CREATE_TRACE_POINTS
 #include "eb_trace.h"
 
+/*
+ * The governor first: its registration is what fails for a reason (no
+ * cpufreq: -ENODEV), and it fails then before /dev/eventboost exists, so
+ * no file can be opened on a module whose init is failing.
+ */
 static int __init eb_init(void)
 {
 	int ret;
 
-	ret = eb_dev_init();
-	if (ret)
-		return ret;
 	ret = eb_governor_register();
 	if (ret)
-		eb_dev_exit();
+		return ret;
+	ret = eb_dev_init();
+	if (ret)
+		eb_governor_unregister();
 	return ret;
 }
 
 static void __exit eb_exit(void)
 {
-	eb_governor_unregister();
 	eb_dev_exit();
+	eb_governor_unregister();
 }
 
 module_init(eb_init);
