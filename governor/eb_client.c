@@ -214,7 +214,10 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 		 * (A policy stopped while a CPU leaves or joins it is still
 		 * governed: its start counts the vote.  One stopped for good,
 		 * switched to another governor, holds it until the watchdog or
-		 * the client ends it, as it does the votes held before.)
+		 * the client ends it, as it does the votes held before: a
+		 * CPU's policy exits before its threads are pushed off it, so
+		 * the timer cannot tell that from a CPU going offline, whose
+		 * votes follow their thread.)
 		 */
 		from = eb_client_set_votes(c, 0, -1, now);
 		raw_spin_unlock_irqrestore(&c->lock, flags);

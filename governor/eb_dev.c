@@ -82,13 +82,18 @@ static long eb_ioc_bind(struct eb_client *c, void __user *uarg)
 	c->task = task;
 	if (c->votes)
 		to = task_cpu(task);
-	from = eb_client_set_votes(c, c->votes, to, ktime_get_ns());
+	/* As a hint would: no votes on a CPU eventboost does not govern. */
+	if (to >= 0 && !eb_cpu_client_budget_ns(to))
+		to = -1;
+	from = eb_client_set_votes(c, to >= 0 ? c->votes : 0, to,
+				   ktime_get_ns());
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 
 	put_task_struct(old);
 	if (from >= 0 && from != to) {
 		eb_cpu_update(from, -1, 0, true);
-		eb_cpu_update(to, -1, 0, true);
+		if (to >= 0)
+			eb_cpu_update(to, -1, 0, true);
 	}
 	return 0;
 }

@@ -695,6 +695,58 @@ TEST_F(eb, vote_follows_migration)
 	EXPECT_EQ(BASE, wait_khz(self->pol_first, BASE, 2000));
 }
 
+struct bind_target {
+	int cpu, go, done;
+	pid_t tid;
+};
+
+static void *bind_target(void *p)
+{
+	struct bind_target *t = p;
+
+	pin(t->cpu);
+	__atomic_store_n(&t->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&t->done, __ATOMIC_ACQUIRE))
+		msleep(1);
+	return NULL;
+}
+
+/*
+ * EB_IOC_BIND to a thread on a CPU eventboost does not govern ends the
+ * client's votes, as a hint from that CPU does: moved there, they would
+ * boost nothing and spend the process's share until the watchdog.
+ */
+TEST_F(eb, bind_to_a_thread_on_an_ungoverned_cpu_ends_votes)
+{
+	struct bind_target t = { .cpu = self->last_cpu };
+	struct eb_bind b = { 0 };
+	pthread_t th;
+	int fd;
+
+	if (self->shared)
+		SKIP(return, "one policy: no CPU is left ungoverned beside a governed one");
+	ASSERT_EQ(0, pin(0));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(EB_VOTE_GC, client_info(fd).votes);
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "performance"));
+	ASSERT_EQ(0, pthread_create(&th, NULL, bind_target, &t));
+	while (!__atomic_load_n(&t.tid, __ATOMIC_ACQUIRE))
+		msleep(1);
+	msleep(20);
+	b.tid = t.tid;
+	EXPECT_EQ(0, ioctl(fd, EB_IOC_BIND, &b));
+	EXPECT_EQ(t.tid, client_info(fd).bound_tid);
+	EXPECT_EQ(0u, client_info(fd).votes);
+	EXPECT_EQ(-1, client_info(fd).vote_cpu);
+	EXPECT_EQ(BASE, wait_khz(self->pol_first, BASE, 2000));
+	__atomic_store_n(&t.done, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	close(fd);
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
+}
+
 TEST_F(eb, watchdog_ends_long_votes)
 {
 	struct eb_policy_stats st;

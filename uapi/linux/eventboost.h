@@ -16,7 +16,8 @@
  * long leaves Queue-Boost its half (a kind alone may use all of it); a
  * kind at its limit ends alone, and its hints get -EBUSY.  A hint for a
  * CPU that eventboost does not govern is accepted and ignored: it starts
- * no vote and ends the client's votes.
+ * no vote and ends the client's votes, as EB_IOC_BIND to a thread on such
+ * a CPU does.
  *
  * Stability: ioctl numbers and struct layouts never change.  Structures
  * carry reserved fields that must be zero; new features set bits in
