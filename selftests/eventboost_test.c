@@ -2329,8 +2329,8 @@ TEST_F(emulated, runtime_follows_frequency)
 		 * about the same.  One TCG thread runs every vCPU in turns,
 		 * so the emulation holds only while the other CPUs idle: a
 		 * task running there takes turns from this one at a rate that
-		 * has nothing to do with frequency (a spinning CPU 0 made
-		 * 2.6 GHz cost 13.7x).  A pair during which the other CPUs
+		 * has nothing to do with frequency (a spinning CPU 0 made a
+		 * fixed loop take twice as long).  A pair during which the other CPUs
 		 * were busy more than 10% of its time is measured again: a
 		 * 6.12-rt guest's CPU 0 idles at 3-7% busy (which moved the
 		 * ratios up 6-10%) and has spells of 15-40% (up to 2.2x).

@@ -43,8 +43,10 @@
  * One TCG thread runs every vCPU in turns, so under QEMU the emulation holds
  * only while the other CPUs idle: whatever runs on one takes turns from the
  * others at a rate that has nothing to do with frequency (with CPU 0
- * spinning, 2.6 GHz cost CPU 1 13.7x its 4 GHz time).  The idle lines let a
- * measurement check that it was alone.
+ * spinning, a fixed loop on CPU 1 took about twice as long at any clock;
+ * before the debt was carried across ticks, 2.6 GHz cost 13.7x its 4 GHz
+ * time, since 1.6x).  The idle lines let a measurement check that it was
+ * alone.
  *
  * ->fast_switch() runs with interrupts off (also on PREEMPT_RT), so the
  * change path uses only atomics and a raw spinlock.
