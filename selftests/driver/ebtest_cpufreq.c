@@ -45,7 +45,7 @@
  * others at a rate that has nothing to do with frequency (with CPU 0
  * spinning, a fixed loop on CPU 1 took about twice as long at any clock;
  * before the debt was carried across ticks, 2.6 GHz cost 13.7x its 4 GHz
- * time, since 1.6x).  The idle lines let a measurement check that it was
+ * time; since then 1.6x).  The idle lines let a measurement check that it was
  * alone.
  *
  * ->fast_switch() runs with interrupts off (also on PREEMPT_RT), so the
