@@ -42,6 +42,8 @@ static constexpr uint64_t kRefreshNs = 1000000000;
 static int HolSignal() { return SIGRTMIN + 7; }
 // Events counted per sample at most: far above any threshold that matters.
 static constexpr int kMaxCount = 64;
+// Marks a prepare_cpu_seq published at a check, not at a prepare.
+static constexpr uint64_t kAtCheck = 1ull << 63;
 
 // A count-weighted mean over the last kBaselineNs: each iteration counts
 // once, and what it added fades with time, not with later iterations.
@@ -126,7 +128,10 @@ struct QueueMonitor::Shared {
   // The loop thread's CPU time at a prepare, and that prepare's seq:
   // published for slow iterations, after a wait while the monitor sleeps,
   // and before most polls that may block (OnPrepare), so that it knows
-  // exactly where an iteration began however long ago it last looked.
+  // exactly where an iteration began however long ago it last looked.  Or
+  // at the check after a wait that such a prepare left unpublished
+  // (OnCheck), the seq then marked kAtCheck: no later than where the
+  // iteration's work after the wait began.
   std::atomic<uint64_t> prepare_cpu{0};
   std::atomic<uint64_t> prepare_cpu_seq{0};
 
@@ -820,11 +825,11 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   // (the look an arrival woke it for, or one during the wait).
   uint64_t seq = s->seq.load(std::memory_order_relaxed);
   if (s->waited &&
-      s->prepare_cpu_seq.load(std::memory_order_relaxed) != seq) {
+      (s->prepare_cpu_seq.load(std::memory_order_relaxed) & ~kAtCheck) != seq) {
     uint64_t cpu = LoopCpuNs(s);
     if (cpu) {
       s->prepare_cpu.store(cpu, std::memory_order_relaxed);
-      s->prepare_cpu_seq.store(seq, std::memory_order_release);
+      s->prepare_cpu_seq.store(seq | kAtCheck, std::memory_order_release);
     }
   }
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
@@ -856,6 +861,10 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
 void QueueMonitor::Monitor(Shared* s) {
   uint64_t seen_seq = ~0ull;
   uint64_t hol_base = LoopCpuNs(s);
+  // hol_base is a point of the current iteration (read after its prepare),
+  // not of the one before, which a look preempted between reading the
+  // clock and seq can take for it.
+  bool base_in_seq = false;
   uint64_t last_cpu = hol_base, last_now = MonoNs();
   bool woke = false;  // the last sleep was the long one
   // The head-of-line baseline, the loop thread's CPU time per iteration:
@@ -866,6 +875,7 @@ void QueueMonitor::Monitor(Shared* s) {
   uint64_t busy_counted = 0, busy_cpu = hol_base;
 
   while (!s->stop.load()) {
+    uint64_t seq_before = s->seq.load();
     uint64_t now = MonoNs(), cpu = LoopCpuNs(s);
     uint64_t seq = s->seq.load();
     bool in_poll = s->in_poll.load();
@@ -884,14 +894,23 @@ void QueueMonitor::Monitor(Shared* s) {
     }
 
     // The loop reached its queue (prepare) since the last look: count from
-    // here (at most a look's interval of CPU time too little), or from
-    // where the loop published the iteration's start (its prepare, or the
-    // check after a wait: OnCheck), unless this iteration's start was seen
-    // earlier (a look before that check).
-    if (seq != seen_seq) hol_base = cpu;
-    if (s->prepare_cpu_seq.load(std::memory_order_acquire) == seq) {
+    // here (at most a look's interval of CPU time too little), or from the
+    // prepare itself where the loop published it.  A start published at
+    // the check after a wait (OnCheck) is later than the iteration's by
+    // the poll phase's callbacks: a look before that check (an arrival's,
+    // one during the wait) saw an earlier point of it, which is kept.
+    if (seq != seen_seq) {
+      hol_base = cpu;
+      base_in_seq = seq_before == seq;
+    }
+    uint64_t published = s->prepare_cpu_seq.load(std::memory_order_acquire);
+    if ((published & ~kAtCheck) == seq) {
       uint64_t at = s->prepare_cpu.load(std::memory_order_relaxed);
-      if (at <= cpu && at < hol_base) hol_base = at;
+      if (at <= cpu &&
+          (!(published & kAtCheck) || !base_in_seq || at < hol_base)) {
+        hol_base = at;
+        base_in_seq = true;
+      }
     }
     uint64_t counted = s->counted_seq.load(std::memory_order_relaxed);
     if (busy_counted == 0) {
@@ -936,7 +955,8 @@ void QueueMonitor::Monitor(Shared* s) {
       // Still the iteration that waited: what it ran since is all this
       // iteration's work (a CPU-time timer that woke us: the threshold of
       // it already), for the loop used no CPU while it waited.
-      hol_base = s->seq.load() == seq ? cpu : last_cpu;
+      base_in_seq = s->seq.load() == seq;
+      hol_base = base_in_seq ? cpu : last_cpu;
       woke = true;
       continue;
     }
