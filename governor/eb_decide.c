@@ -102,7 +102,13 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	if (!ebp->started)
 		return false;
 	eb_account(ebp, now);
-	want = !ebp->budget_spent && eb_policy_votes(ebp);
+	/*
+	 * A vote never lowers the clock, nor spends the budget for nothing:
+	 * with boost_freq written below base_freq it holds base_freq,
+	 * unboosted.
+	 */
+	want = !ebp->budget_spent && eb_policy_votes(ebp) &&
+	       eb_policy_boost_khz(ebp) > eb_policy_base_khz(ebp);
 	if (want && pct < 100 && ebp->window_used_ns >= budget) {
 		WRITE_ONCE(ebp->budget_spent, true);
 		ebp->cnt.budget_ends++;
@@ -119,10 +125,7 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	if (pct < 100)
 		eb_budget_arm(ebp, now, budget);
 
-	/* A vote never lowers the clock (boost_freq written below base_freq). */
-	target = eb_policy_base_khz(ebp);
-	if (want)
-		target = max(target, eb_policy_boost_khz(ebp));
+	target = want ? eb_policy_boost_khz(ebp) : eb_policy_base_khz(ebp);
 	target = clamp(target, READ_ONCE(policy->min), READ_ONCE(policy->max));
 	if (target != ebp->target_khz)
 		trace_eventboost_decide(ebp->nr, target, want,

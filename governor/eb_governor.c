@@ -199,14 +199,16 @@ static struct cpufreq_governor eb_gov;
 /*
  * The policy's budget is spent: end every vote on it.  The governor wires
  * the two together, so that the policy logic, which the clients call, does
- * not call the clients.
+ * not call the clients.  Not if it is spent no longer (budget_pct raised
+ * since, or the window rolled): the votes now are new ones.
  */
 static void eb_gov_budget_spent(struct work_struct *work)
 {
 	struct eb_policy *ebp = container_of(work, struct eb_policy,
 					     sweep_work);
 
-	eb_clients_end_votes(ebp->policy->cpus);
+	if (READ_ONCE(ebp->budget_spent))
+		eb_clients_end_votes(ebp->policy->cpus);
 }
 
 static int eb_gov_init(struct cpufreq_policy *policy)
