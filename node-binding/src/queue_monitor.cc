@@ -130,8 +130,9 @@ struct QueueMonitor::Shared {
   // and before most polls that may block (OnPrepare), so that it knows
   // exactly where an iteration began however long ago it last looked.  Or
   // at the check after a wait that such a prepare left unpublished
-  // (OnCheck), the seq then marked kAtCheck: no later than where the
-  // iteration's work after the wait began.
+  // (OnCheck), the seq then marked kAtCheck: later than the iteration's
+  // start by its poll phase's callbacks, before the timers and immediates
+  // that follow.
   std::atomic<uint64_t> prepare_cpu{0};
   std::atomic<uint64_t> prepare_cpu_seq{0};
 
