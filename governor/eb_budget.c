@@ -9,6 +9,14 @@
 
 #include "eb_internal.h"
 
+/* The policy's budget per window as budget_pct is now; U64_MAX: none (100). */
+u64 eb_budget_ns(struct eb_policy *ebp)
+{
+	unsigned int pct = READ_ONCE(ebp->tunables->budget_pct);
+
+	return pct >= 100 ? U64_MAX : EB_BUDGET_WINDOW_NS / 100 * pct;
+}
+
 /* Charge time since the last call to boosted time; roll the budget window. */
 void eb_account(struct eb_policy *ebp, u64 now)
 {
@@ -29,13 +37,8 @@ void eb_account(struct eb_policy *ebp, u64 now)
 	 * spent no longer: the operator who lifts the bound does not wait for
 	 * the window to roll, with every hint refused until then.
 	 */
-	if (ebp->budget_spent) {
-		unsigned int pct = READ_ONCE(ebp->tunables->budget_pct);
-
-		if (pct >= 100 ||
-		    ebp->window_used_ns < EB_BUDGET_WINDOW_NS / 100 * pct)
-			WRITE_ONCE(ebp->budget_spent, false);
-	}
+	if (ebp->budget_spent && ebp->window_used_ns < eb_budget_ns(ebp))
+		WRITE_ONCE(ebp->budget_spent, false);
 }
 
 void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)

@@ -94,8 +94,7 @@ bool eb_rate_limited(struct eb_policy *ebp, u64 now)
 bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 {
 	struct cpufreq_policy *policy = ebp->policy;
-	unsigned int pct = READ_ONCE(ebp->tunables->budget_pct);
-	u64 budget = EB_BUDGET_WINDOW_NS / 100 * pct;
+	u64 budget = eb_budget_ns(ebp);
 	unsigned int target;
 	bool want;
 
@@ -109,7 +108,7 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	 */
 	want = !ebp->budget_spent && eb_policy_votes(ebp) &&
 	       eb_policy_boost_khz(ebp) > eb_policy_base_khz(ebp);
-	if (want && pct < 100 && ebp->window_used_ns >= budget) {
+	if (want && ebp->window_used_ns >= budget) {
 		WRITE_ONCE(ebp->budget_spent, true);
 		ebp->cnt.budget_ends++;
 		trace_eventboost_budget_end(ebp->nr,
@@ -122,7 +121,7 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	if (want && !ebp->boosted)
 		ebp->cnt.boosts++;
 	ebp->boosted = want;
-	if (pct < 100)
+	if (budget != U64_MAX)
 		eb_budget_arm(ebp, now, budget);
 
 	target = want ? eb_policy_boost_khz(ebp) : eb_policy_base_khz(ebp);

@@ -242,6 +242,7 @@ enum hrtimer_restart eb_budget_timer_fn(struct hrtimer *timer);
 enum hrtimer_restart eb_rate_timer_fn(struct hrtimer *timer);
 
 /* eb_budget.c: called with ebp->lock held */
+u64 eb_budget_ns(struct eb_policy *ebp);
 void eb_account(struct eb_policy *ebp, u64 now);
 void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget);
 

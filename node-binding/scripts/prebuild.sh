@@ -116,8 +116,9 @@ for major; do
 		# user's source build (a newer compiler's new warning is no reason
 		# to refuse an install, so binding.gyp has no -Werror).
 		# A compiler's diagnostic (file:line:col: warning:), not make's.
-		if grep -qE '^[^ ]+:[0-9]+:[0-9]+: warning:' "$tmp/build.log"; then
-			grep -B2 -A4 -E '^[^ ]+:[0-9]+:[0-9]+: warning:' "$tmp/build.log" >&2
+		warning='^[^ ]+:[0-9]+:[0-9]+: warning:'
+		if grep -qE "$warning" "$tmp/build.log"; then
+			grep -B2 -A4 -E "$warning" "$tmp/build.log" >&2
 			echo "prebuild.sh: the addon for Node $major (linux-$arch) built with the warnings above: fix them" >&2
 			rm -rf "$tmp"; exit 1
 		fi
