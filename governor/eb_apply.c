@@ -64,12 +64,17 @@ static void eb_apply_failed(struct eb_policy *ebp)
 			      HRTIMER_MODE_ABS_HARD);
 }
 
-/* Fast switch: on a CPU of the policy, with ebp->lock held (irqs off). */
+/*
+ * Fast switch: on a CPU of the policy, with ebp->lock held (irqs off).  An
+ * IPI sent before its target CPU left the policy leaves the change to the
+ * policy's CPUs (the governor's start after the change applies anew).
+ */
 static void eb_apply_fast_locked(struct eb_policy *ebp)
 {
 	unsigned int khz = ebp->target_khz;
 
 	if (!ebp->started || khz == ebp->applied_khz ||
+	    !cpumask_test_cpu(smp_processor_id(), ebp->policy->cpus) ||
 	    eb_apply_held_back(ebp, khz))
 		return;
 	if (cpufreq_driver_fast_switch(ebp->policy, khz))
@@ -88,10 +93,12 @@ static void eb_apply_ipi(void *info)
 }
 
 /*
- * The csd is free again before this runs, and ipi_pending is cleared before
- * the unlock (a kick after it must send its own IPI): eb_policy_stop()
- * waits for ipi_pending, then for an RCU grace period, which this
- * interrupts-off handler holds up until it has let go of ebp.
+ * A csd, not an irq_work as in schedutil: irq_work_queue_on() is not
+ * exported to modules (6.1 to 7.2).  The csd is free again before this
+ * runs, and ipi_pending is cleared before the unlock (a kick after it must
+ * send its own IPI): eb_policy_stop() waits for ipi_pending, then for an
+ * RCU grace period, which this interrupts-off handler holds up until it
+ * has let go of ebp.
  */
 void eb_apply_ipi_async(void *info)
 {
