@@ -44,6 +44,9 @@ static int HolSignal() { return SIGRTMIN + 7; }
 static constexpr int kMaxCount = 64;
 // Marks a prepare_cpu_seq published at a check, not at a prepare.
 static constexpr uint64_t kAtCheck = 1ull << 63;
+// Marks the epoll data of the watch of the loop's set: its arm's generation
+// in the other bits (signal_fd and wake_fd carry their fd).
+static constexpr uint64_t kWatchTag = 1ull << 63;
 
 // A count-weighted mean over the last kBaselineNs: each iteration counts
 // once, and what it added fades with time, not with later iterations.
@@ -93,12 +96,16 @@ struct QueueMonitor::Shared {
   // The monitor's own epoll set, where it sleeps: the loop's epoll fd
   // edge-triggered and one-shot (WatchArrivals()), signal_fd and wake_fd.
   int watch_fd = -1;
-  // The watch is armed (WatchArrivals()) and no arrival has been delivered
-  // to the monitor since: the loop disarms it at the check after its wait
-  // (UnwatchAfterWait()), unless the monitor awaits an arrival (awaiting).
-  // Sequentially consistent, as in_poll: the monitor stores one and loads
-  // the other, the loop the reverse (WatchWaitingLoop()).
-  std::atomic<bool> watch_armed{false};
+  // The generation of the armed watch (WatchArrivals()), 0 once its
+  // arrival was delivered to the monitor or it was disarmed: the loop
+  // disarms it at the check after its wait (UnwatchAfterWait()), unless the
+  // monitor awaits an arrival (awaiting).  A delivery clears only its own
+  // arm's generation, so an arrival of an older arm, taken late, does not
+  // hide a newer arm from the check.  Sequentially consistent, as in_poll:
+  // the monitor stores one and loads the other, the loop the reverse
+  // (WatchWaitingLoop()).
+  std::atomic<uint64_t> watch_armed{0};
+  std::atomic<uint64_t> watch_generation{0};
   // headOfLine 'waiting': the monitor, past the head-of-line threshold with
   // nothing waiting, watches the working loop for the first arrival
   // (AwaitArrival()).  The iteration's work goes on past its check
@@ -212,10 +219,12 @@ int CountReady(int epfd) {
   return n > 0 ? n : 0;
 }
 
-void SetWatch(const QueueMonitor::Shared* s, uint32_t events) {
+// @generation: the arm's (0 for a disarm), given back with its arrival.
+void SetWatch(const QueueMonitor::Shared* s, uint32_t events,
+              uint64_t generation) {
   struct epoll_event ev = {};
   ev.events = events;
-  ev.data.fd = s->backend_fd;
+  ev.data.u64 = kWatchTag | generation;
   epoll_ctl(s->watch_fd, EPOLL_CTL_MOD, s->backend_fd, &ev);
 }
 
@@ -237,8 +246,9 @@ void WatchArrivals(QueueMonitor::Shared* s) {
   // Armed, then flagged: a disarm (UnwatchAfterWait()) flags off, then
   // disarms, so a flag set finds its arm made, and a disarm that saw no
   // flag comes before an arm that will be seen.
-  SetWatch(s, EPOLLIN | EPOLLET | EPOLLONESHOT);
-  s->watch_armed.store(true);
+  uint64_t generation = s->watch_generation.fetch_add(1) + 1;
+  SetWatch(s, EPOLLIN | EPOLLET | EPOLLONESHOT, generation);
+  s->watch_armed.store(generation);
 }
 
 // The loop's poll phase is over (its check) and the watch is still armed:
@@ -251,8 +261,8 @@ void WatchArrivals(QueueMonitor::Shared* s) {
 // dropped with the mask (epoll asks the watched fd again, with the new
 // events, before it delivers anything; a monitor it woke already sleeps on).
 void UnwatchAfterWait(QueueMonitor::Shared* s) {
-  if (s->watch_armed.load() && s->watch_armed.exchange(false))
-    SetWatch(s, EPOLLET | EPOLLONESHOT);
+  if (s->watch_armed.load() && s->watch_armed.exchange(0))
+    SetWatch(s, EPOLLET | EPOLLONESHOT, 0);
 }
 
 // Whether work arriving at a waiting loop is watched for (WatchArrivals()):
@@ -451,13 +461,16 @@ void ArmHolTimerAt(QueueMonitor::Shared* s, uint64_t at) {
 void TakeEvents(QueueMonitor::Shared* s, const struct epoll_event* ev, int n,
                 bool woke) {
   for (int i = 0; i < n; i++) {
-    if (ev[i].data.fd == s->signal_fd) {
-      DrainSignal(s->signal_fd);
-    } else if (ev[i].data.fd == s->wake_fd) {
-      Drain(s->wake_fd);
-    } else if (ev[i].data.fd == s->backend_fd) {
-      s->watch_armed.store(false);
+    uint64_t data = ev[i].data.u64;
+    if (data & kWatchTag) {
+      // A newer arm made since this one was delivered stays flagged.
+      uint64_t generation = data & ~kWatchTag;
+      s->watch_armed.compare_exchange_strong(generation, 0);
       if (woke) s->arrivals.fetch_add(1, std::memory_order_relaxed);
+    } else if (data == uint64_t(s->signal_fd)) {
+      DrainSignal(s->signal_fd);
+    } else if (data == uint64_t(s->wake_fd)) {
+      Drain(s->wake_fd);
     }
   }
 }
@@ -1087,13 +1100,16 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   // is about to wait (WatchArrivals()).  With bursts 'threshold' it begins
   // disarmed: no arrival is watched for until one is awaited.
   uint32_t arrival = bursts_at_threshold ? 0u : uint32_t(EPOLLIN);
-  const struct { int fd; uint32_t events; } watched[] = {
-      {fd, arrival | EPOLLET | EPOLLONESHOT}, {s->signal_fd, EPOLLIN},
-      {s->wake_fd, EPOLLIN}};
+  uint64_t first_arm = arrival ? ++s->watch_generation : 0;
+  s->watch_armed.store(first_arm);
+  const struct { int fd; uint32_t events; uint64_t data; } watched[] = {
+      {fd, arrival | EPOLLET | EPOLLONESHOT, kWatchTag | first_arm},
+      {s->signal_fd, EPOLLIN, uint64_t(s->signal_fd)},
+      {s->wake_fd, EPOLLIN, uint64_t(s->wake_fd)}};
   for (const auto& w : watched) {
     struct epoll_event ev = {};
     ev.events = w.events;
-    ev.data.fd = w.fd;
+    ev.data.u64 = w.data;
     if (epoll_ctl(s->watch_fd, EPOLL_CTL_ADD, w.fd, &ev)) {
       int err = -errno;
       FreeShared(s);
