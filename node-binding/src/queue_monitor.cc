@@ -607,11 +607,15 @@ bool LoopWaits(const QueueMonitor::Shared* s) {
 // check before this arm: disarmed here then, as the loop would have -- and
 // armed again if the loop has since reached its next prepare, whose own arm
 // the disarm may have undone (that prepare stores in_poll before it arms).
+// Each arm is followed by the same test: one made after a check it did
+// not see would stay armed through the loop's work.
 void WatchWaitingLoop(QueueMonitor::Shared* s) {
-  WatchArrivals(s);
-  if (s->in_poll.load()) return;
-  UnwatchAfterWait(s);
-  if (s->in_poll.load() && !Readable(s->backend_fd)) WatchArrivals(s);
+  for (;;) {
+    WatchArrivals(s);
+    if (s->in_poll.load()) return;
+    UnwatchAfterWait(s);
+    if (!s->in_poll.load() || Readable(s->backend_fd)) return;
+  }
 }
 
 // Iterations long next to a sample: the loop thread publishes where each
