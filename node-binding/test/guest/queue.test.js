@@ -20,14 +20,13 @@ const spin = (ms) => { const t = process.cpuUsage(); for (;;) { const d = proces
 // on a CPU, the clock the monitor reads).  Not the process's (spin()):
 // V8's threads, on the other CPU too, add to that -- with Node 20 a 170 ms
 // spin once gave the loop thread too little to cross a 100 ms bound.
-const schedstat = require('node:fs').openSync('/proc/thread-self/schedstat', 'r');
-const statBuf = Buffer.alloc(128);
+// (Opened here, by the loop thread: thread-self is resolved at the open.)
 const threadMs = process.threadCpuUsage ? () => {
   const u = process.threadCpuUsage(); return (u.user + u.system) / 1000;
-} : () => {
-  const n = require('node:fs').readSync(schedstat, statBuf, 0, statBuf.length, 0);
-  return Number(statBuf.toString('latin1', 0, n).split(' ')[0]) / 1e6;
-};
+} : ((fs, fd, buf) => () => {
+  const n = fs.readSync(fd, buf, 0, buf.length, 0);
+  return Number(buf.toString('latin1', 0, n).split(' ')[0]) / 1e6;
+})(require('node:fs'), require('node:fs').openSync('/proc/thread-self/schedstat', 'r'), Buffer.alloc(128));
 // Work of so many ms of the loop thread's own CPU time.
 const own = (ms) => { const t = threadMs(); while (threadMs() - t < ms); };
 // Calls cb in the timer that ends the loop's first wait from now (its idle
@@ -690,9 +689,11 @@ setImmediate(tick);
 const assertEveryRoundBoostedByOverload = (t, r) => {
   assert.strictEqual(r.code, 0, r.err);
   const { atEnd, st } = r.json[0];
-  // A round that ended unboosted: what the monitor did in it, for the record.
+  // A round that ended unboosted: what the monitor did during its long
+  // callback (atStart: a snapshot just before it), for the record.
+  const { atStart } = r.json[0];
   const missed = atEnd.map((x, i) => x.boostedNow ? null : i).filter((i) => i !== null).map((i) => {
-    const d = (k) => atEnd[i][k] - (i ? atEnd[i - 1][k] : 0);
+    const d = (k) => atEnd[i][k] - atStart[i][k];
     return `round ${i}: ${d('samples')} looks, ${d('monitorWakeups')} wake-ups, ${d('byOverload')} overload boosts, ${d('iterations')} iterations`;
   });
   t.diagnostic(`boosted at the end of rounds ${atEnd.map((x, i) => x.boostedNow ? i : null).filter((i) => i !== null).join(', ')} ` +
@@ -730,16 +731,17 @@ const net = require('node:net');
 const server = net.createServer(() => {}); // accepts; nobody writes
 const conns = [];
 const ROUNDS = 6;
-const atEnd = [];
+const atStart = [], atEnd = [];
 const round = () => {
   if (atEnd.length % 2) conns.push(net.connect(server.address().port, '127.0.0.1'));
   setImmediate(() => {
     own(5); // an iteration that does not wait (an immediate was due)
     setTimeout(() => {
+      atStart.push(snap());
       own(170); // past the overload bound, short of twice it
       atEnd.push(snap());
       if (atEnd.length < ROUNDS) setTimeout(round, 400);
-      else afterWait(() => { console.log(JSON.stringify({ atEnd, st: eb.stats().queue })); process.exit(0); });
+      else afterWait(() => { console.log(JSON.stringify({ atStart, atEnd, st: eb.stats().queue })); process.exit(0); });
     }, 50);
   });
 };
@@ -764,7 +766,7 @@ if (!s.active) throw new Error(s.reason);
 const net = require('node:net');
 const server = net.createServer((c) => c.on('data', () => {}));
 const ROUNDS = 6;
-const atEnd = [];
+const atStart = [], atEnd = [];
 let client;
 const round = () => {
   own(5);
@@ -772,10 +774,11 @@ const round = () => {
   // the timer's below: it returns at once.  The wait after it is the timer's.
   client.write('x');
   setTimeout(() => {
+    atStart.push(snap());
     own(170); // past the overload bound, short of twice it
     atEnd.push(snap());
     if (atEnd.length < ROUNDS) setTimeout(round, 400);
-    else afterWait(() => { console.log(JSON.stringify({ atEnd, st: eb.stats().queue })); process.exit(0); });
+    else afterWait(() => { console.log(JSON.stringify({ atStart, atEnd, st: eb.stats().queue })); process.exit(0); });
   }, 50);
 };
 server.listen(0, '127.0.0.1', () => {
