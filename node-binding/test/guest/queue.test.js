@@ -688,10 +688,10 @@ setImmediate(tick);
 // boosted, by the overload bound.
 const assertEveryRoundBoostedByOverload = (t, r) => {
   assert.strictEqual(r.code, 0, r.err);
-  const { atEnd, st } = r.json[0];
+  // atStart: a snapshot just before each round's long callback.
+  const { atStart, atEnd, st } = r.json[0];
   // A round that ended unboosted: what the monitor did during its long
-  // callback (atStart: a snapshot just before it), for the record.
-  const { atStart } = r.json[0];
+  // callback, for the record.
   const missed = atEnd.map((x, i) => x.boostedNow ? null : i).filter((i) => i !== null).map((i) => {
     const d = (k) => atEnd[i][k] - atStart[i][k];
     return `round ${i}: ${d('samples')} looks, ${d('monitorWakeups')} wake-ups, ${d('byOverload')} overload boosts, ${d('iterations')} iterations`;
