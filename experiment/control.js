@@ -13,7 +13,8 @@
 //        allmark with headOfLine 'waiting' (a long callback boosts only
 //        once work waits behind it); queuethreshold: queue with bursts
 //        'threshold' (no monitor wake-up for work arriving at a waiting
-//        loop)
+//        loop); queuef5, allmarkf5: queue and allmark with queueFactor 5
+//        (thresholds at twice the default's multiple of the baselines)
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
 //   gc=1:     a full GC first (hooks off), so that every run starts from
@@ -40,6 +41,7 @@ const MODES = {
   gcmark: { queue: false, gc: MAJOR }, queue: { gc: false }, all: {}, allmark: { gc: MAJOR },
   queuewait: { gc: false, headOfLine: 'waiting' }, allmarkwait: { gc: MAJOR, headOfLine: 'waiting' },
   queuethreshold: { gc: false, bursts: 'threshold' },
+  queuef5: { gc: false, queueFactor: 5 }, allmarkf5: { gc: MAJOR, queueFactor: 5 },
 };
 const tail = new RegExp(process.env.ORACLE_URLS || '^/(heavy|posts)$');
 let oracle = false;

@@ -119,6 +119,10 @@ const POLICIES = [
   // Queue-Boost whose monitor is not woken by work arriving at a waiting
   // loop (bursts 'threshold'): a burst is seen at the head-of-line threshold.
   { name: 'eb-queue-threshold', gov: 'eventboost', eb: 'queuethreshold' },
+  // Queue-Boost with its thresholds at 5x the baselines (the default 2.5x):
+  // fewer boosts of a long callback or a backlog, alone and with GC-Boost.
+  { name: 'eb-queue-f5', gov: 'eventboost', eb: 'queuef5' },
+  { name: 'eb-gc-marking+queue-f5', gov: 'eventboost', eb: 'allmarkf5' },
   // The in-kernel alternative: schedutil with the loop thread's uclamp_min
   // raised to 1024 from GC enter to GC exit of the major GC cycles (the
   // package's hooks, whose two ioctls uclamp-shim.so, preloaded into a
