@@ -684,8 +684,24 @@ setImmediate(tick);
   assert.ok(atEnd.filter(Boolean).length >= atEnd.length - 1, JSON.stringify(atEnd));
 });
 
-// The verdict of the two tests below: each round's long callback ended
-// boosted, by the overload bound.
+// The two tests below: each of ROUNDS rounds ends in a timer callback of
+// 170 ms of the loop thread's own time, past the overload bound and short of
+// twice it, snapshots around it; overloadRound(next) runs it, then next()
+// 400 ms on, or after the last round reports to the verdict.
+const OVERLOAD_ROUND = `
+const ROUNDS = 6;
+const atStart = [], atEnd = [];
+const overloadRound = (next) => {
+  atStart.push(snap());
+  own(170);
+  atEnd.push(snap());
+  if (atEnd.length < ROUNDS) setTimeout(next, 400);
+  else afterWait(() => { console.log(JSON.stringify({ atStart, atEnd, st: eb.stats().queue })); process.exit(0); });
+};
+`;
+
+// Their verdict: each round's long callback ended boosted, by the overload
+// bound.
 const assertEveryRoundBoostedByOverload = (t, r) => {
   assert.strictEqual(r.code, 0, r.err);
   // atStart: a snapshot just before each round's long callback.
@@ -721,7 +737,7 @@ const assertEveryRoundBoostedByOverload = (t, r) => {
 // (taken for one that could, and returned at once, it hid the next
 // iteration's start again: those rounds ended unboosted).
 test('Queue-Boost: a callback after a wait that followed a busy iteration is timed from its own iteration', async (t) => {
-  const r = await h.runNode(h.PRELUDE + SNAP + `
+  const r = await h.runNode(h.PRELUDE + SNAP + OVERLOAD_ROUND + `
 pin(process.pid, 1);
 // sampleUs over the typical iteration: no iteration counts as slow (which
 // would publish every start); the overload bound (100 ms) decides.
@@ -730,19 +746,11 @@ if (!s.active) throw new Error(s.reason);
 const net = require('node:net');
 const server = net.createServer(() => {}); // accepts; nobody writes
 const conns = [];
-const ROUNDS = 6;
-const atStart = [], atEnd = [];
 const round = () => {
   if (atEnd.length % 2) conns.push(net.connect(server.address().port, '127.0.0.1'));
   setImmediate(() => {
     own(5); // an iteration that does not wait (an immediate was due)
-    setTimeout(() => {
-      atStart.push(snap());
-      own(170); // past the overload bound, short of twice it
-      atEnd.push(snap());
-      if (atEnd.length < ROUNDS) setTimeout(round, 400);
-      else afterWait(() => { console.log(JSON.stringify({ atStart, atEnd, st: eb.stats().queue })); process.exit(0); });
-    }, 50);
+    setTimeout(() => overloadRound(round), 50);
   });
 };
 server.listen(0, '127.0.0.1', () => setTimeout(round, 400));
@@ -758,28 +766,20 @@ server.listen(0, '127.0.0.1', () => setTimeout(round, 400));
 // its own start, not from the look the monitor's stale timer brings (up to
 // one bound late: here every round ended unboosted).
 test('Queue-Boost: a callback after a wait that followed a poll which returned at once is timed from its own iteration', async (t) => {
-  const r = await h.runNode(h.PRELUDE + SNAP + `
+  const r = await h.runNode(h.PRELUDE + SNAP + OVERLOAD_ROUND + `
 pin(process.pid, 1);
 // As above: the overload bound (100 ms) decides.
 const s = eb.start({ gc: false, sampleUs: 200000 });
 if (!s.active) throw new Error(s.reason);
 const net = require('node:net');
 const server = net.createServer((c) => c.on('data', () => {}));
-const ROUNDS = 6;
-const atStart = [], atEnd = [];
 let client;
 const round = () => {
   own(5);
   // On the server's socket before this iteration's poll, whose timeout is
   // the timer's below: it returns at once.  The wait after it is the timer's.
   client.write('x');
-  setTimeout(() => {
-    atStart.push(snap());
-    own(170); // past the overload bound, short of twice it
-    atEnd.push(snap());
-    if (atEnd.length < ROUNDS) setTimeout(round, 400);
-    else afterWait(() => { console.log(JSON.stringify({ atStart, atEnd, st: eb.stats().queue })); process.exit(0); });
-  }, 50);
+  setTimeout(() => overloadRound(round), 50);
 };
 server.listen(0, '127.0.0.1', () => {
   client = net.connect(server.address().port, '127.0.0.1', () => setTimeout(round, 400));
