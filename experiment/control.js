@@ -15,7 +15,8 @@
 //        'threshold' (no monitor wake-up for work arriving at a waiting
 //        loop); queuef5, allmarkf5: queue and allmark with queueFactor 5
 //        (thresholds at twice the default's multiple of the baselines);
-//        queuef5threshold: queuef5 with bursts 'threshold'
+//        queuef5threshold, allmarkf5threshold: queuef5 and allmarkf5
+//        with bursts 'threshold'
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
 //   gc=1:     a full GC first (hooks off), so that every run starts from
@@ -44,6 +45,7 @@ const MODES = {
   queuethreshold: { gc: false, bursts: 'threshold' },
   queuef5: { gc: false, queueFactor: 5 }, allmarkf5: { gc: MAJOR, queueFactor: 5 },
   queuef5threshold: { gc: false, queueFactor: 5, bursts: 'threshold' },
+  allmarkf5threshold: { gc: MAJOR, queueFactor: 5, bursts: 'threshold' },
 };
 const tail = new RegExp(process.env.ORACLE_URLS || '^/(heavy|posts)$');
 let oracle = false;

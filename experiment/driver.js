@@ -124,8 +124,10 @@ const POLICIES = [
   { name: 'eb-queue-f5', gov: 'eventboost', eb: 'queuef5' },
   { name: 'eb-gc-marking+queue-f5', gov: 'eventboost', eb: 'allmarkf5' },
   // The same, its monitor not woken by work arriving at a waiting loop: what
-  // the monitor's wake-ups cost where it seldom boosts.
+  // the monitor's wake-ups cost where it seldom boosts; alone and with
+  // GC-Boost.
   { name: 'eb-queue-f5-threshold', gov: 'eventboost', eb: 'queuef5threshold' },
+  { name: 'eb-gc-marking+queue-f5-threshold', gov: 'eventboost', eb: 'allmarkf5threshold' },
   // The in-kernel alternative: schedutil with the loop thread's uclamp_min
   // raised to 1024 from GC enter to GC exit of the major GC cycles (the
   // package's hooks, whose two ioctls uclamp-shim.so, preloaded into a
