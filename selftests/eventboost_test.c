@@ -206,11 +206,14 @@ static struct eb_client_info client_info(int fd)
 }
 
 /*
- * Poll for the frequency of the policy the client's vote is on, the vote
- * off CPU not_cpu: the thread may move, and its vote with it.
+ * Poll for the policy the client's vote is on, the vote off CPU not_cpu,
+ * to decide and run at khz: the thread may move, and its vote with it.
+ * (Its decision too: a policy that ran at khz before may not have
+ * re-decided.)
  */
 static long wait_vote_khz(int fd, int not_cpu, long khz, long timeout_ms)
 {
+	struct eb_policy_stats st;
 	long cur = -1;
 
 	for (long t = 0; t <= timeout_ms; t += 5) {
@@ -218,7 +221,8 @@ static long wait_vote_khz(int fd, int not_cpu, long khz, long timeout_ms)
 
 		if (cpu >= 0 && cpu != not_cpu) {
 			cur = cur_khz(policy_of(cpu));
-			if (cur == khz && client_info(fd).vote_cpu == cpu)
+			if (cur == khz && !eb_policy_stats(fd, cpu, &st) &&
+			    st.target_khz == khz && client_info(fd).vote_cpu == cpu)
 				return cur;
 		}
 		msleep(5);
@@ -1967,6 +1971,8 @@ TEST_F(eb, cpu_hotplug_with_votes)
 	 * vote would follow it there (seen once, percpu-worker on 6.12).
 	 */
 	ASSERT_EQ(0, pin(0));
+	/* wherever the push put it, the vote reaches CPU 0's policy */
+	EXPECT_EQ(BOOST, wait_khz(self->pol_first, BOOST, 2000));
 	ASSERT_EQ(0, eb_write_str(path, "1"));
 	if (!self->shared)
 		EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
