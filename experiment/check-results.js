@@ -11,7 +11,7 @@
 // for the emulation, split its server's CPU time by thread, and ran in a
 // guest without PTI; every repetition was calibrated before and after (the
 // testbed check's job at both clocks); and raw.json.gz beside it must
-// reproduce every case's percentiles.
+// reproduce every case's percentiles, and analyze.js on it every figure.
 // --reps N: every case pools N repetitions (an extended run's).
 //   node check-results.js RESULTS.json [--reps N] POLICY...
 const fs = require('node:fs');
@@ -139,6 +139,17 @@ if (fs.existsSync(rawFile)) {
     return lat.length !== c.requests || Math.abs(pct(lat, 0.999) - c.p999) > 0.1;
   });
   check(bad.length === 0, `raw.json.gz reproduces every case's requests and p99.9 (${bad.length} differ)`);
+  // And every figure: analyze.js on raw.json.gz writes results.json again,
+  // to the last digit (the committed runs' READMEs say it recomputes them).
+  const again = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'eb-reanalyze-'));
+  require('node:child_process').execFileSync(process.execPath,
+    [path.join(__dirname, 'analyze.js'), rawFile, again], { stdio: 'ignore' });
+  const was = fs.readFileSync(file, 'utf8').split('\n');
+  const now = fs.readFileSync(path.join(again, 'results.json'), 'utf8').split('\n');
+  const at = was.findIndex((l, i) => l !== now[i]);
+  check(at < 0 && was.length === now.length, 'raw.json.gz recomputes results.json to the last digit' +
+    (at < 0 ? '' : ` (line ${at + 1} differs: ${JSON.stringify(was[at])} against ${JSON.stringify(now[at])})`));
+  fs.rmSync(again, { recursive: true });
   // When each run's tail came, and what ran before it on the testbed (the
   // carry-over question of the 2026-11-24 run): its worst 1%, in schedule
   // order, inside the measured seconds, the slowest its slowest request.
