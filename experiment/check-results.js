@@ -142,14 +142,22 @@ if (fs.existsSync(rawFile)) {
   // And every figure: analyze.js on raw.json.gz writes results.json again,
   // to the last digit (the committed runs' READMEs say it recomputes them).
   const again = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'eb-reanalyze-'));
-  require('node:child_process').execFileSync(process.execPath,
-    [path.join(__dirname, 'analyze.js'), rawFile, again], { stdio: 'ignore' });
-  const was = fs.readFileSync(file, 'utf8').split('\n');
-  const now = fs.readFileSync(path.join(again, 'results.json'), 'utf8').split('\n');
-  const at = was.findIndex((l, i) => l !== now[i]);
-  check(at < 0 && was.length === now.length, 'raw.json.gz recomputes results.json to the last digit' +
-    (at < 0 ? '' : ` (line ${at + 1} differs: ${JSON.stringify(was[at])} against ${JSON.stringify(now[at])})`));
-  fs.rmSync(again, { recursive: true });
+  try {
+    const run = require('node:child_process').spawnSync(process.execPath,
+      [path.join(__dirname, 'analyze.js'), rawFile, again], { encoding: 'utf8' });
+    const out = path.join(again, 'results.json');
+    if (run.status !== 0 || !fs.existsSync(out)) {
+      check(false, `analyze.js on raw.json.gz ran (exit ${run.status}: ${(run.stderr || '').trim().split('\n').slice(-3).join(' | ')})`);
+    } else {
+      const was = fs.readFileSync(file, 'utf8').split('\n');
+      const now = fs.readFileSync(out, 'utf8').split('\n');
+      const at = Array.from({ length: Math.max(was.length, now.length) }, (_, i) => i).find((i) => was[i] !== now[i]);
+      check(at === undefined, 'raw.json.gz recomputes results.json to the last digit' +
+        (at === undefined ? '' : ` (line ${at + 1} differs: ${JSON.stringify(was[at])} against ${JSON.stringify(now[at])})`));
+    }
+  } finally {
+    fs.rmSync(again, { recursive: true, force: true });
+  }
   // When each run's tail came, and what ran before it on the testbed (the
   // carry-over question of the 2026-11-24 run): its worst 1%, in schedule
   // order, inside the measured seconds, the slowest its slowest request.
