@@ -207,9 +207,9 @@ static struct eb_client_info client_info(int fd)
 
 /*
  * Poll for the policy the client's vote is on, the vote off CPU not_cpu,
- * to decide and run at khz: the thread may move, and its vote with it.
- * (Its decision too: a policy that ran at khz before may not have
- * re-decided.)
+ * to run at khz, its last decision khz too: the thread may move, and its
+ * vote with it.  (A policy already at khz passes at once: the test proves
+ * a move to another policy by a later pin.)
  */
 static long wait_vote_khz(int fd, int not_cpu, long khz, long timeout_ms)
 {
