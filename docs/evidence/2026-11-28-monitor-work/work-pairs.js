@@ -22,7 +22,7 @@ function paired(a, b) {
   const f = (x) => `${x.toFixed(2)}x`;
   return `${f(m.x)} [${f(m.lo)}, ${f(m.hi)}] (${lr.length} repetitions; each ${lr.map((x) => f(Math.exp(x))).join(', ')})`;
 }
-const median = (xs) => { const s = [...xs].sort((x, y) => x - y); const k = s.length >> 1; return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2; };
+const { median } = require('../../../experiment/cpu1');
 console.log(`work, eb-queue-f5-threshold against eb-queue-f5: ${paired('eb-queue-f5-threshold', 'eb-queue-f5')}`);
 for (const p of ['eb-queue-f5', 'eb-queue-f5-threshold'])
   console.log(`work, ${p} against fixed-2.6: ${paired(p, 'fixed-2.6')}`);

@@ -6,7 +6,7 @@ const zlib = require('node:zlib');
 const path = require('node:path');
 const file = process.argv[2] || path.join(__dirname, 'raw.json.gz');
 const raw = JSON.parse(zlib.gunzipSync(fs.readFileSync(file)));
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const { median } = require('../../../experiment/cpu1');
 const groups = new Map();
 for (const r of raw.runs) {
   if (!r.monitor || !r.monitor.wakeups) continue; // no monitor ran
