@@ -16,7 +16,7 @@
 // length and repetitions, no case in two of them.
 const fs = require('node:fs');
 const path = require('node:path');
-const { calibrationVerdict, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf } = require('./cpu1');
+const { calibrationVerdict, cycles, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf } = require('./cpu1');
 const { pairedAnalysis, verdict, ratio: lrRatio, cut: lrCut } = require('./paired');
 
 // ---- Power model: power-model.js -----------------------------------------
@@ -97,7 +97,7 @@ for (const r of runs) {
   // Work done, in cycles: busy time x frequency.  Against the reference it
   // tells a policy that costs energy by its clock from one that makes the
   // service do more (V8 collecting more often, say).
-  r.cycles = Object.entries(r.busyNsByKhz).reduce((c, [khz, ns]) => c + Number(khz) * ns, 0);
+  r.cycles = cycles(r.busyNsByKhz);
   const tis = r.timeInState10ms;
   const total = Object.values(tis).reduce((a, b) => a + b, 0);
   r.boostedShare = total ? (tis[EMU_MAX_KHZ] || 0) / total : 0;

@@ -14,6 +14,9 @@ function busy() {
   return out;
 }
 
+// Work done in cycles: @busyNsByKhz's busy time x its frequency.
+const cycles = (busyNsByKhz) => Object.entries(busyNsByKhz).reduce((c, [khz, ns]) => c + Number(khz) * ns, 0);
+
 // policy1's time_in_state: kHz -> 10 ms units.
 function timeInState() {
   return Object.fromEntries(fs.readFileSync(`${CF}/policy1/stats/time_in_state`, 'utf8').trim().split('\n')
@@ -112,7 +115,7 @@ function vmstat() {
 // share of the job at full speed).  The driver measures a repetition again
 // when a block around it fails; analyze.js refuses a run with one left.
 const CALIB_BAND = 0.10;
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : NaN; };
+const { median } = require('./stats');
 function calibrationVerdict(block) {
   const want = block.fixedPct / 100 + (1 - block.fixedPct / 100) * (4000000 / 2600000);
   const ratio = median(block.pairs.map((x) => x.slow.ms / x.full.ms));
@@ -147,6 +150,6 @@ function guestKernel() {
 const ptiOf = (raw) => (raw.guest ? raw.guest.pti : 'on (not recorded)');
 
 module.exports = {
-  guestKernel, ptiOf, CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
+  guestKernel, ptiOf, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
   cpu1Activity, taskTicks, tasksDelta, vmstat,
 };

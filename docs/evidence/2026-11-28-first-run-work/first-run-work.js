@@ -10,8 +10,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const cycles = (r) => Object.entries(r.busyNsByKhz).reduce((a, [khz, ns]) => a + Number(khz) * ns, 0);
-const gm = (xs) => (xs.length ? `${Math.exp(xs.reduce((a, x) => a + x, 0) / xs.length).toFixed(2)}x (${xs.length})` : '-');
+const { cycles } = require('../../../experiment/cpu1');
+const { mean } = require('../../../experiment/stats');
+const gm = (xs) => (xs.length ? `${Math.exp(mean(xs)).toFixed(2)}x (${xs.length})` : '-');
 const top = path.join(__dirname, '..', '..', '..');
 const dirs = process.argv.length > 2 ? process.argv.slice(2)
   : [...fs.readdirSync(path.join(top, 'docs/evidence')).map((d) => path.join(top, 'docs/evidence', d)), path.join(top, 'experiment')];
@@ -28,12 +29,11 @@ for (const dir of dirs.sort()) {
     const ref = rs.find((r) => r.policy === 'fixed-2.6');
     if (!ref) continue;
     for (const r of rs.filter((x) => x !== ref && x.gov === 'eventboost')) {
-      const lr = Math.log(cycles(r) / cycles(ref));
+      const lr = Math.log(cycles(r.busyNsByKhz) / cycles(ref.busyNsByKhz));
       (r.after === null ? got.policy : ref.after === null ? got.reference : got.neither).push(lr);
     }
   }
   if (!got.policy.length && !got.reference.length && !got.neither.length) continue;
-  const more = got.policy.length && got.neither.length
-    ? (got.policy.reduce((a, x) => a + x, 0) / got.policy.length > got.neither.reduce((a, x) => a + x, 0) / got.neither.length ? 'yes' : 'no') : '-';
+  const more = got.policy.length && got.neither.length ? (mean(got.policy) > mean(got.neither) ? 'yes' : 'no') : '-';
   console.log(`${path.basename(dir).padEnd(34)}${gm(got.policy).padEnd(19)}${gm(got.reference).padEnd(19)}${gm(got.neither).padEnd(19)}${more}`);
 }

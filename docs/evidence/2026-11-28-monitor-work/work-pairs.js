@@ -7,7 +7,8 @@ const file = process.argv[2] || path.join(__dirname, 'raw.json.gz');
 const raw = JSON.parse(zlib.gunzipSync(fs.readFileSync(file)));
 const runs = raw.runs.filter((r) => r.phase === 'headline');
 // CPU 1's cycles in a run: busy time at each clock x that clock.
-const cycles = (r) => Object.entries(r.busyNsByKhz).reduce((a, [khz, ns]) => a + Number(khz) * ns, 0);
+const { cycles: cyclesOf } = require('../../../experiment/cpu1');
+const cycles = (r) => cyclesOf(r.busyNsByKhz);
 // The paired intervals of experiment/paired.js: with one case, the mean of
 // the log ratios and a t interval with n - 1 degrees of freedom.
 const { meanOverCases, ratio } = require('../../../experiment/paired');
@@ -22,7 +23,7 @@ function paired(a, b) {
   const f = (x) => `${x.toFixed(2)}x`;
   return `${f(m.x)} [${f(m.lo)}, ${f(m.hi)}] (${lr.length} repetitions; each ${lr.map((x) => f(Math.exp(x))).join(', ')})`;
 }
-const { median } = require('../../../experiment/cpu1');
+const { median } = require('../../../experiment/stats');
 console.log(`work, eb-queue-f5-threshold against eb-queue-f5: ${paired('eb-queue-f5-threshold', 'eb-queue-f5')}`);
 for (const p of ['eb-queue-f5', 'eb-queue-f5-threshold'])
   console.log(`work, ${p} against fixed-2.6: ${paired(p, 'fixed-2.6')}`);

@@ -6,7 +6,7 @@ const zlib = require('node:zlib');
 const path = require('node:path');
 const file = process.argv[2] || path.join(__dirname, 'raw.json.gz');
 const raw = JSON.parse(zlib.gunzipSync(fs.readFileSync(file)));
-const { median } = require('../../../experiment/cpu1');
+const { median } = require('../../../experiment/stats');
 const groups = new Map();
 for (const r of raw.runs) {
   if (!r.monitor || !r.monitor.wakeups) continue; // no monitor ran
