@@ -283,6 +283,8 @@ for (const t of testbed) {
     `(1/f ${t.want.toFixed(2)}x, want within ${Math.round(100 * CALIB_BAND)}%), median of ${t.pairs} pairs (${t.discarded} measured again): ` +
     `${raw.quick ? 'not judged (QUICK)' : t.ok ? 'ok' : 'FAILED'}`);
 }
+const warmUps = (raw.discarded || []).filter((r) => r.warmUp).length;
+if (warmUps) say(`  ${warmUps} warm-up runs (the reference, ${raw.warmUpSecs} s each, after each calibration block and before the measured runs) are not in this analysis`);
 const voided = (raw.discarded || []).filter((r) => r.voided).length;
 if (voided) say(`  ${voided} runs of repetitions measured again (a calibration block around them failed) are not in this analysis`);
 const voidedBlocks = (raw.calibrations || []).filter((b) => b.voided).length;

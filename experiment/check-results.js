@@ -165,10 +165,20 @@ if (fs.existsSync(rawFile)) {
     r.tailAt.every(([s, ms], i) => s >= 0 && s <= r.secs && ms >= 0 && (i === 0 || s >= r.tailAt[i - 1][0])) &&
     Math.abs(Math.max(...r.tailAt.map((x) => x[1])) - r.latMs[r.latMs.length - 1]) <= 1;
   check(raw.runs.every(tailOk), 'every run records when its worst 1% of requests were scheduled (tailAt)');
-  const firsts = raw.runs.filter((r) => r.after === null).length;
-  check(raw.runs.every((r) => r.after === null || raw.runs.some((o) => o.policy === r.after && o.rep === r.rep && o.phase === r.phase)) &&
+  // With warm-up runs (warmUpSecs) a repetition's first measured run
+  // follows its warm-up, which raw.json.gz keeps among the discarded.
+  const same = (a, b) => a.service === b.service && a.phase === b.phase && a.rep === b.rep;
+  const warmUps = (raw.discarded || []).filter((r) => r.warmUp);
+  const firsts = raw.runs.filter((r) => r.after === null || r.after === 'warm-up').length;
+  check(raw.runs.every((r) => r.after === null || raw.runs.some((o) => o.policy === r.after && same(o, r)) ||
+      (r.after === 'warm-up' && warmUps.some((w) => same(w, r) && w.secs === raw.warmUpSecs))) &&
     firsts === new Set(raw.runs.map((r) => `${r.service} ${r.phase} ${r.rep} ${r.loadFactor}`)).size,
   `every run records the run before it in its repetition (after; ${firsts} first runs)`);
+  if (raw.warmUpSecs) {
+    check(repKeys.every((k) => raw.runs.some((r) => `${r.service} ${r.phase} rep ${r.rep}` === k && r.after === 'warm-up')) &&
+      warmUps.every((w) => w.seen.own + w.seen.others + (w.seen.kernel || 0) === 0),
+    `every repetition's first measured run followed its ${raw.warmUpSecs} s warm-up run, which saw no hints (${warmUps.length} warm-up runs)`);
+  }
 }
 check(fs.existsSync(file.replace(/results\.json$/, 'results.svg')), 'results.svg written');
 process.exit(failed);

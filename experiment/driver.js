@@ -46,6 +46,16 @@ if (PRIOR && !PRIOR.calibrations) {
 if (PRIOR && PRIOR.secs !== SECS) {
   throw new Error(`EXPERIMENT_EXTEND: its runs last ${PRIOR.secs} s, these ${SECS} s: set EXPERIMENT_SECONDS=${PRIOR.secs}`);
 }
+// warmUpSecs: after each repetition's calibration block, the reference runs
+// this long at the repetition's first rate and arrivals, unmeasured (kept in
+// raw.json's discarded, warmUp: true), so that no measured run is the first
+// after the block: that one did more work (docs/evidence/2026-11-28-first-run-work/).
+// 0 or absent (designs before 2026-11-28, afternoon): none.  QUICK: 1 s.
+const WARM_UP_SECS = CONFIG.warmUpSecs ? (QUICK ? 1 : Number(CONFIG.warmUpSecs)) : 0;
+if (!(WARM_UP_SECS >= 0)) throw new Error(`config: warmUpSecs must be a number of seconds (0 for none), not ${JSON.stringify(CONFIG.warmUpSecs)}`);
+if (PRIOR && (PRIOR.warmUpSecs || 0) !== WARM_UP_SECS) {
+  throw new Error(`EXPERIMENT_EXTEND: its repetitions had ${PRIOR.warmUpSecs || 0} s of warm-up run, these would have ${WARM_UP_SECS} s: run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG`);
+}
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.join(','))).split(',').map(Number);
 const app = '/tmp/experiment-app';
 const {
@@ -338,7 +348,7 @@ function threadsDelta(pid, before, after, field = 'ns') {
   return d;
 }
 
-async function run(svc, p, rate, ph, seed) {
+async function run(svc, p, rate, ph, seed, secs = SECS) {
   const srv = await server(svc, p, ph.pin);
   setPolicy(srv, p, ph.forcedGc);
   const h0 = hintsSent(svc);
@@ -350,7 +360,7 @@ async function run(svc, p, rate, ph, seed) {
     const th0 = threadsCpuNs(srv.child.pid);
     const i0 = idleUs(0);
     const w0 = Date.now();
-    const lg = await openLoop(srv, rate, seed);
+    const lg = await openLoop(srv, rate, seed, secs);
     const wall = (Date.now() - w0) / 1000;
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
     const th1 = threadsCpuNs(srv.child.pid);
@@ -377,13 +387,13 @@ async function run(svc, p, rate, ph, seed) {
   const lat = lg.lat;
   const r = {
     service: svc.name, policy: p.name, gov: p.gov, phase: ph.name, pin: ph.pin, forcedGc: ph.forcedGc, fixedPct: ph.fixedPct,
-    rate, wall, secs: SECS, seed,
+    rate, wall, secs, seed,
     // Every request scheduled in the measured seconds; censored: not
     // answered by the deadline, errors: answered with a failure (either's
     // latency: the run's worst, deadline - end of the warm-up; until
     // 2026-11-26 a censored one's was deadline - its scheduled time).
     requests: lat.length, expected: lg.scheduled, censored: lg.censored, errors: lg.errors,
-    rps: (lat.length - lg.censored - lg.errors) / SECS,
+    rps: (lat.length - lg.censored - lg.errors) / secs,
     p50: pct(lat, 0.5), p99: pct(lat, 0.99), p999: pct(lat, 0.999),
     latMs: lat.map((x) => Math.round(x * 100) / 100),
     tailAt: tailTimes(lg, WARM * 1000),
@@ -573,7 +583,7 @@ async function main() {
   const runs = PRIOR ? [...PRIOR.runs] : [];
   const discarded = PRIOR ? [...(PRIOR.discarded || [])] : [];
   const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({
-    secs: SECS, warm: WARM, grace: GRACE, config: CONFIG, quick: QUICK, guest: GUEST,
+    secs: SECS, warm: WARM, grace: GRACE, warmUpSecs: WARM_UP_SECS, config: CONFIG, quick: QUICK, guest: GUEST,
     reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, skipped, contaminated,
     disturbed, cpu0BusyMax: CPU0_BUSY_MAX, calibrations, discarded, runs,
   }));
@@ -635,6 +645,22 @@ async function main() {
           }
           save();
           const repRuns = [];
+          // The warm-up run (WARM_UP_SECS): the reference, hooks off, at the
+          // first rate and the repetition's arrivals; a run that should see
+          // no hints and saw some fails the experiment, as a measured one.
+          const phaseSeed = 1000 * (PHASES.indexOf(ph) + 1);
+          const seed = phaseSeed + rep;
+          let after = null;
+          if (WARM_UP_SECS) {
+            const ref = ph.policies.includes('fixed-2.6') ? fixed26 : POLICIES.find((p) => p.name === ph.policies[0]);
+            const rate = Math.max(1, Math.round(RATES[0] * cap));
+            const w = await run(svc, ref, rate, ph, seed, WARM_UP_SECS);
+            discarded.push({ ...w, latMs: tenths(w.latMs), rep, loadFactor: RATES[0], capacity: cap, warmUp: true });
+            after = 'warm-up';
+            log(`${svc.name} ${ph.name} rep ${rep}: warm-up run (${ref.name}, ${WARM_UP_SECS} s at ${rate}/s, not measured): ` +
+              `p99 ${w.p99.toFixed(1)} ms, CPU 0 busy ${(100 * w.cpu0Busy).toFixed(1)}%`);
+            save();
+          }
           for (const f of RATES) {
             const rate = Math.max(1, Math.round(f * cap));
             // Every policy of a repetition gets the same arrivals (seed), in
@@ -643,10 +669,7 @@ async function main() {
             // in each position and after each other policy.  (Until
             // 2026-11-26 a shuffle seeded by the repetition: both services
             // ran one order, and the reference ran last in 3 of 4.)
-            const phaseSeed = 1000 * (PHASES.indexOf(ph) + 1);
-            const seed = phaseSeed + rep;
             const order = repetitionOrder(ph.policies, phaseSeed, ph.services.indexOf(svc), ph.reps, rep);
-            let after = null;
             for (const p of order) {
               const r = await measured(svc, p, rate, ph, seed, discarded);
               Object.assign(r, { rep, loadFactor: f, capacity: cap, after });
@@ -657,18 +680,19 @@ async function main() {
                 `(${r.censored} censored), hints ${JSON.stringify(r.seen)}, major GCs ${r.v8gc.major}, CPU 0 busy ${(100 * r.cpu0Busy).toFixed(1)}% [${((Date.now() - started) / 60000).toFixed(1)} min]`);
               save();
             }
+            after = null; // a further rate's first run records none, as before the warm-up
           }
-          const after = await calibrate(svc, ph, rep, 'after', attempt);
+          const closing = await calibrate(svc, ph, rep, 'after', attempt);
           save();
           // A QUICK smoke run is not judged (a test never asserts a time).
-          if (QUICK || (before.ok && after.ok) || attempt === CALIB_ATTEMPTS) break;
+          if (QUICK || (before.ok && closing.ok) || attempt === CALIB_ATTEMPTS) break;
           log(`${svc.name} ${ph.name} rep ${rep}: the emulated clock did not hold around it; measured again`);
           for (const r of repRuns) {
             runs.splice(runs.indexOf(r), 1);
             discarded.push({ ...r, latMs: tenths(r.latMs), voided: 'calibration' });
           }
           before.block.voided = true;
-          after.block.voided = true;
+          closing.block.voided = true;
           save();
         }
       }

@@ -30,7 +30,10 @@ for (const dir of dirs.sort()) {
     if (!ref) continue;
     for (const r of rs.filter((x) => x !== ref && x.gov === 'eventboost')) {
       const lr = Math.log(cycles(r.busyNsByKhz) / cycles(ref.busyNsByKhz));
-      (r.after === null ? got.policy : ref.after === null ? got.reference : got.neither).push(lr);
+      // First: after the calibration block, or after the warm-up run that
+      // follows it (designs with warmUpSecs, from 2026-11-28, afternoon).
+      const first = (x) => x.after === null || x.after === 'warm-up';
+      (first(r) ? got.policy : first(ref) ? got.reference : got.neither).push(lr);
     }
   }
   if (!got.policy.length && !got.reference.length && !got.neither.length) continue;
