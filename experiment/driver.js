@@ -652,7 +652,7 @@ async function main() {
           const seed = phaseSeed + rep;
           let after = null;
           if (WARM_UP_SECS) {
-            const ref = ph.policies.includes('fixed-2.6') ? fixed26 : POLICIES.find((p) => p.name === ph.policies[0]);
+            const ref = ph.policies.find((p) => p.name === 'fixed-2.6') || ph.policies[0];
             const rate = Math.max(1, Math.round(RATES[0] * cap));
             const w = await run(svc, ref, rate, ph, seed, WARM_UP_SECS);
             discarded.push({ ...w, latMs: tenths(w.latMs), rep, loadFactor: RATES[0], capacity: cap, warmUp: true });
