@@ -283,9 +283,9 @@ for (const t of testbed) {
     `(1/f ${t.want.toFixed(2)}x, want within ${Math.round(100 * CALIB_BAND)}%), median of ${t.pairs} pairs (${t.discarded} measured again): ` +
     `${raw.quick ? 'not judged (QUICK)' : t.ok ? 'ok' : 'FAILED'}`);
 }
-const warmUps = (raw.discarded || []).filter((r) => r.warmUp).length;
-if (warmUps) say(`  ${warmUps} warm-up runs (the reference, ${raw.warmUpSecs} s each, after each calibration block and before the measured runs) are not in this analysis`);
-const voided = (raw.discarded || []).filter((r) => r.voided).length;
+const warmUps = (raw.discarded || []).filter((r) => r.warmUp && !r.voided).length;
+if (warmUps) say(`  ${warmUps} warm-up runs (the reference, ${raw.warmUpSecs} s each, after each repetition's opening calibration block, before its measured runs) are not in this analysis`);
+const voided = (raw.discarded || []).filter((r) => r.voided && !r.warmUp).length;
 if (voided) say(`  ${voided} runs of repetitions measured again (a calibration block around them failed) are not in this analysis`);
 const voidedBlocks = (raw.calibrations || []).filter((b) => b.voided).length;
 if (voidedBlocks) say(`  ${voidedBlocks} calibration blocks voided (taken again before their repetition's runs, or around a repetition measured again) are not judged`);
@@ -327,7 +327,8 @@ for (const ck of new Set(runs.filter((r) => r.after !== undefined).map(caseKey))
   };
   const others = rs.filter((r) => r.policy !== 'fixed-2.6' && Number.isFinite(ratio(r)));
   const split = (want) => {
-    const xs = others.filter((r) => (r.after === 'fixed-2.6') === want).map(ratio);
+    // The warm-up run is the reference's, at the same arrivals.
+    const xs = others.filter((r) => (r.after === 'fixed-2.6' || r.after === 'warm-up') === want).map(ratio);
     return { n: xs.length, median: xs.length ? median(xs) : NaN };
   };
   const c = { case: ck, tailEarlyShare: early, afterReference: split(true), afterOthers: split(false) };
@@ -425,7 +426,7 @@ for (const t of targets) {
 say('\nPaired per repetition (paired.js): the mean over cases of per-repetition log ratios against the same repetition\'s\n' +
   '  fixed 2.6 GHz run, 95% Welch t intervals (a bootstrap over 4 repetitions covers about 84%); energy = price per cycle x work.\n' +
   '  Its p99.9 cut is a geometric mean of single runs\' p99.9 ratios, not the pooled p99.9\'s cut above: another scale.\n' +
-  '  busy at 4.0 GHz: share of busy time; without first: no pair holding a repetition\'s first run (after a calibration block);\n' +
+  '  busy at 4.0 GHz: share of busy time; without first: no pair holding a repetition\'s first measured run (after its calibration block or its warm-up run);\n' +
   '  censored: pairs left out of the p99.9 because a run\'s p99.9 was a censored or failed request\'s.');
 const pr = (m, f) => (m ? `${f(m.x)} [${f(m.lo)}, ${f(m.hi)}]` : '-');
 // A cut's interval reaches far below zero with 2 repetitions (t at 1 df: 12.7).

@@ -648,14 +648,19 @@ async function main() {
           // The warm-up run (WARM_UP_SECS): the reference, hooks off, at the
           // first rate and the repetition's arrivals; a run that should see
           // no hints and saw some fails the experiment, as a measured one.
+          // Policies with a server of their own (V8 flags, a preload) are not
+          // warmed by it.
+          let warmUp = null;
           const phaseSeed = 1000 * (PHASES.indexOf(ph) + 1);
           const seed = phaseSeed + rep;
           let after = null;
           if (WARM_UP_SECS) {
-            const ref = ph.policies.find((p) => p.name === 'fixed-2.6') || ph.policies[0];
+            const ref = ph.policies.find((p) => p.name === 'fixed-2.6');
+            if (!ref) throw new Error(`phase ${ph.name}: warmUpSecs needs fixed-2.6 (the reference) among its policies`);
             const rate = Math.max(1, Math.round(RATES[0] * cap));
             const w = await run(svc, ref, rate, ph, seed, WARM_UP_SECS);
-            discarded.push({ ...w, latMs: tenths(w.latMs), rep, loadFactor: RATES[0], capacity: cap, warmUp: true });
+            warmUp = { ...w, latMs: tenths(w.latMs), rep, loadFactor: RATES[0], capacity: cap, warmUp: true };
+            discarded.push(warmUp);
             after = 'warm-up';
             log(`${svc.name} ${ph.name} rep ${rep}: warm-up run (${ref.name}, ${WARM_UP_SECS} s at ${rate}/s, not measured): ` +
               `p99 ${w.p99.toFixed(1)} ms, CPU 0 busy ${(100 * w.cpu0Busy).toFixed(1)}%`);
@@ -691,6 +696,7 @@ async function main() {
             runs.splice(runs.indexOf(r), 1);
             discarded.push({ ...r, latMs: tenths(r.latMs), voided: 'calibration' });
           }
+          if (warmUp) warmUp.voided = 'calibration';
           before.block.voided = true;
           closing.block.voided = true;
           save();

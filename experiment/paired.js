@@ -26,7 +26,8 @@
 //   second is the work the run happened to do (its GC cycles) or the
 //   policy added (Queue-Boost's monitor).
 // - Position: the first run after a calibration block does more work; the
-//   same figures without any pair one of whose runs was first.
+//   same figures without any pair one of whose runs was first (measured:
+//   after the block, or after the warm-up run that follows it).
 
 const { pct, mean, variance } = require('./stats');
 // Student's t, 97.5th percentile, for 1..30 degrees of freedom; past that
@@ -109,8 +110,9 @@ function figures(rs) {
 // and the same without pairs that held a repetition's first run.
 function pairedAnalysis(runs, ref = 'fixed-2.6') {
   const key = (r) => `${r.phase}|${r.service}|${r.loadFactor}`;
-  // The first run after a repetition's calibration block (driver.js takes
-  // one per phase, service and repetition, before all its rates).
+  // The first measured run after a repetition's calibration block (driver.js
+  // takes one per phase, service and repetition, before all its rates, and
+  // the warm-up run if the design has one).
   const first = new Set();
   const seen = new Set();
   for (const r of runs) {

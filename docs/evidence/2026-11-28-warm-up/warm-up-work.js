@@ -15,12 +15,17 @@ const file = process.argv[2] || path.join(__dirname, 'raw.json.gz');
 const buf = fs.readFileSync(file);
 const raw = JSON.parse(file.endsWith('.gz') ? zlib.gunzipSync(buf) : buf);
 const perRequest = (r) => cycles(r.busyNsByKhz) / 1e12 / (r.requests * (r.secs + raw.warm) / r.secs);
-const warmUps = (raw.discarded || []).filter((r) => r.warmUp);
+// A repetition measured again ran its warm-up again: the last one of each
+// is its measured runs' (driver.js marks the others voided from the commit
+// after this run's code; this run keeps them, in the order they ran).
+const last = new Map();
+for (const r of (raw.discarded || []).filter((x) => x.warmUp && !x.voided)) last.set(`${r.service}|${r.phase}|${r.rep}`, r);
+const warmUps = [...last.values()];
 console.log('service     phase     rep  warm-up (Mcycles a request)  its repetition\'s reference  ratio');
 const ratios = {};
 for (const w of warmUps) {
   const ref = raw.runs.find((r) => r.policy === w.policy && r.service === w.service && r.phase === w.phase && r.rep === w.rep);
-  if (!ref) continue; // a repetition measured again: its runs are discarded too
+  if (!ref) continue;
   const ratio = perRequest(w) / perRequest(ref);
   (ratios[w.service] = ratios[w.service] || []).push(Math.log(ratio));
   console.log(`${w.service.padEnd(12)}${w.phase.padEnd(10)}${String(w.rep).padEnd(5)}${perRequest(w).toFixed(2).padEnd(29)}` +
