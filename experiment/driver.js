@@ -114,6 +114,8 @@ const POLICIES = [
   { name: 'eb-gc', gov: 'eventboost', eb: 'gc' },
   // GC-Boost of the pauses alone, to show what boosting the marking adds.
   { name: 'eb-gc-pauses', gov: 'eventboost', eb: 'gcpause' },
+  // The package's defaults (control.js: from 2026-11-28, afternoon, the
+  // pair eb-queue-f5-threshold names; before, 2.5 and 'arrival').
   { name: 'eb-queue', gov: 'eventboost', eb: 'queue' },
   { name: 'eb-gc+queue', gov: 'eventboost', eb: 'all' },
   { name: 'eb-gc+queue+tuning', gov: 'eventboost', eb: 'all', node: ['--max-semi-space-size=2'] },
@@ -129,8 +131,9 @@ const POLICIES = [
   // Queue-Boost whose monitor is not woken by work arriving at a waiting
   // loop (bursts 'threshold'): a burst is seen at the head-of-line threshold.
   { name: 'eb-queue-threshold', gov: 'eventboost', eb: 'queuethreshold' },
-  // Queue-Boost with its thresholds at 5x the baselines (the default 2.5x):
-  // fewer boosts of a long callback or a backlog, alone and with GC-Boost.
+  // Queue-Boost with its thresholds at 5x the baselines (against 2.5x; bursts
+  // 'arrival'): fewer boosts of a long callback or a backlog, alone and with
+  // GC-Boost.
   { name: 'eb-queue-f5', gov: 'eventboost', eb: 'queuef5' },
   { name: 'eb-gc-marking+queue-f5', gov: 'eventboost', eb: 'allmarkf5' },
   // The same, its monitor not woken by work arriving at a waiting loop: what

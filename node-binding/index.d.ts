@@ -16,7 +16,7 @@ export interface StartOptions {
   gc?: boolean | readonly GcKind[];
   /** Queue-Boost. Default true. */
   queue?: boolean;
-  /** Dynamic thresholds are the running averages times this factor (1..100). Default 2.5. */
+  /** Dynamic thresholds are the running averages times this factor (1..100). Default 5 (2.5 until 2026-11-28). */
   queueFactor?: number;
   /**
    * The floor of the head-of-line threshold, the typical iteration above which the loop counts
@@ -40,7 +40,7 @@ export interface StartOptions {
    * When the monitor sees a burst of work that comes to a waiting loop: 'arrival', woken by
    * the work's arrival, or 'threshold', only once the iteration processing it has used the
    * head-of-line threshold of the loop's CPU time (no wake-up for work that stays below it).
-   * Default 'arrival'.
+   * Default 'threshold' ('arrival' until 2026-11-28).
    */
   bursts?: 'arrival' | 'threshold';
   /** Hint device. Default $EVENTBOOST_DEVICE, else /dev/eventboost. */

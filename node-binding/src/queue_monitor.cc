@@ -75,7 +75,7 @@ struct QueueMonitor::Shared {
   void* closed_arg = nullptr;
   uv_loop_t* loop = nullptr;
   eb_client* client = nullptr;
-  double factor = 2.5;
+  double factor = 5;  // Start() sets every option (defaults: lib/options.js)
   uint64_t sample_ns = 1000000;
   uint64_t max_delay_ns = 100000000;
   // headOfLine 'waiting': the head-of-line threshold boosts only once work

@@ -133,7 +133,7 @@ test('Queue-Boost: a burst of ready connections boosts by length while the burst
 const net = require('node:net');
 const { Worker } = require('node:worker_threads');
 pin(process.pid, 1);
-const s = eb.start({ gc: false });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
 if (!s.active) throw new Error(s.reason);
 const N = 24, BURSTS = 6;
 let got = 0, burst = -1, atStart = null;
@@ -176,7 +176,7 @@ pin(process.pid, 1);
 // backlog at its prepares (it would boost the part of a burst that its
 // first poll left behind, in either mode), and the head-of-line
 // threshold is its floor, 10 ms.
-const s = eb.start({ gc: false, bursts: 'threshold', sampleUs: 10000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'threshold', sampleUs: 10000 });
 if (!s.active) throw new Error(s.reason);
 // Warm-up: one 3 ms message at a time, 10 ms apart, each work arriving at
 // a waiting loop -- about one monitor wake-up each with the default
@@ -233,7 +233,7 @@ test('Queue-Boost: a burst that arrives while the loop is busy boosts by length 
 const net = require('node:net');
 const { Worker } = require('node:worker_threads');
 pin(process.pid, 1);
-const s = eb.start({ gc: false });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
 if (!s.active) throw new Error(s.reason);
 // The loop never waits: 20 ms callbacks back to back, the typical
 // iteration.  Bursts of ready connections arrive in the middle of one and
@@ -272,7 +272,7 @@ function finish() {
 test('Queue-Boost: a step in per-callback work is boosted for as long as the step lasts', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
 if (!s.active) throw new Error(s.reason);
 // 1 ms callbacks with the loop waiting 1 ms between them, then a step to
 // 100 ms callbacks: a change the service keeps, not one long callback.
@@ -367,7 +367,7 @@ net.createServer().listen(0, '127.0.0.1', () => setTimeout(() => {
 test("Queue-Boost: with bursts 'threshold', the head-of-line baseline keeps learning while the loop mostly waits", async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false, maxDelayMs: 60000, bursts: 'threshold' });
+const s = eb.start({ gc: false, queueFactor: 2.5, maxDelayMs: 60000, bursts: 'threshold' });
 if (!s.active) throw new Error(s.reason);
 // Start-up: 40 iterations of 20 ms back to back (the warm-up's 32 and a
 // few more).  Then 6 s of 1 ms timer callbacks 20 ms apart: the loop
@@ -410,7 +410,7 @@ setImmediate(startup);
 test('Queue-Boost: a saturated loop below the thresholds hardly wakes the monitor, and a long callback in it still boosts', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
 if (!s.active) throw new Error(s.reason);
 // Back-to-back 20 ms callbacks: the loop never waits, nothing arrives, and
 // no iteration reaches the head-of-line threshold (2.5x the typical one) or
@@ -457,7 +457,7 @@ setImmediate(tick);
 test('Queue-Boost: a stream of arrivals into a busy loop does not wake the monitor', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
 if (!s.active) throw new Error(s.reason);
 // Back-to-back 20 ms callbacks, and a writer on CPU 0 putting a byte into a
 // pipe every millisecond (a busy wait: under TCG a timer that fine would
@@ -504,7 +504,7 @@ test('Queue-Boost: work arriving at a waiting loop wakes the monitor', async (t)
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
 // The bounds out of the way (TCG's slow iterations): this is about arrivals.
-const s = eb.start({ gc: false, maxDelayMs: 60000, sampleUs: 10000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 60000, sampleUs: 10000 });
 if (!s.active) throw new Error(s.reason);
 // A writer on CPU 0 putting a byte into a pipe every 100 ms; the loop
 // waits in between.  Each byte is work arriving at a waiting loop, the one
@@ -544,7 +544,7 @@ writer.stdout.on('data', (d) => {
 test('Queue-Boost: work arriving while an I/O callback runs does not wake the monitor', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 // The bounds out of the way (TCG's slow iterations): this is about arrivals.
-const s = eb.start({ gc: false, maxDelayMs: 60000, sampleUs: 10000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 60000, sampleUs: 10000 });
 if (!s.active) throw new Error(s.reason);
 // The loop thread on CPU 1, the monitor on CPU 0: an unpinned service's
 // monitor runs beside its loop, and looks while the loop's callbacks run.
@@ -596,7 +596,7 @@ const net = require('node:net');
 // The bounds out of the way (TCG's slow iterations; on the RT debug kernel
 // one of 80 iterations crossed 2.5 times the typical one): this is about
 // arrivals.
-const s = eb.start({ gc: false, maxDelayMs: 60000, sampleUs: 10000, queueFactor: 20 });
+const s = eb.start({ gc: false, bursts: 'arrival', maxDelayMs: 60000, sampleUs: 10000, queueFactor: 20 });
 if (!s.active) throw new Error(s.reason);
 // The loop thread on CPU 1, the monitor on CPU 0, so that an arrival it is
 // watching for wakes it at once.
@@ -646,7 +646,7 @@ test('Queue-Boost: with a monitor that rarely looks, a long callback is still bo
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
 // The overload bound out of the way: this is about the head-of-line signal.
-const s = eb.start({ gc: false, maxDelayMs: 1000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 1000 });
 if (!s.active) throw new Error(s.reason);
 // 20 ms callbacks back to back (the typical iteration), and now and then
 // one of 200 ms: over the head-of-line threshold (2.5x the typical
@@ -741,7 +741,7 @@ test('Queue-Boost: a callback after a wait that followed a busy iteration is tim
 pin(process.pid, 1);
 // sampleUs over the typical iteration: no iteration counts as slow (which
 // would publish every start); the overload bound (100 ms) decides.
-const s = eb.start({ gc: false, sampleUs: 200000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', sampleUs: 200000 });
 if (!s.active) throw new Error(s.reason);
 const net = require('node:net');
 const server = net.createServer(() => {}); // accepts; nobody writes
@@ -769,7 +769,7 @@ test('Queue-Boost: a callback after a wait that followed a poll which returned a
   const r = await h.runNode(h.PRELUDE + SNAP + OVERLOAD_ROUND + `
 pin(process.pid, 1);
 // As above: the overload bound (100 ms) decides.
-const s = eb.start({ gc: false, sampleUs: 200000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', sampleUs: 200000 });
 if (!s.active) throw new Error(s.reason);
 const net = require('node:net');
 const server = net.createServer((c) => c.on('data', () => {}));
@@ -799,7 +799,7 @@ server.listen(0, '127.0.0.1', () => {
 test("Queue-Boost: with headOfLine 'waiting', a long callback is boosted only once work waits behind it", async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 // The overload bound out of the way: this is about the head-of-line signal.
-const s = eb.start({ gc: false, maxDelayMs: 2000, headOfLine: 'waiting' });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 2000, headOfLine: 'waiting' });
 if (!s.active) throw new Error(s.reason);
 // The loop on CPU 1, the monitor on CPU 0 beside the peer, so that an
 // arrival it watches for wakes it at once.
@@ -902,7 +902,7 @@ test('Queue-Boost: the boost ends when the loop waits after a callback that acce
   const r = await h.runNode(h.PRELUDE + SNAP + `
 const net = require('node:net');
 pin(process.pid, 1);
-const s = eb.start({ gc: false, sampleUs: 100000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', sampleUs: 100000 });
 if (!s.active) throw new Error(s.reason);
 const results = [];
 const ROUNDS = 3;
@@ -947,7 +947,7 @@ server.listen(0, '127.0.0.1', () => { port = server.address().port; setTimeout(c
 test('Queue-Boost: a vote cast after the loop began to wait ends at once', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false, sampleUs: 100000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', sampleUs: 100000 });
 if (!s.active) throw new Error(s.reason);
 setTimeout(() => {
   spin(300); // past maxDelayMs: the monitor decides to boost while it runs
@@ -975,7 +975,7 @@ pin(process.pid, 1);
 // The overload bound (5 ms) sees every 30 ms callback: the monitor votes
 // during each, and each vote wakes the loop once more (an extra iteration
 // with the vote's wake-up as its only event) before it waits again.
-const s = eb.start({ gc: false, maxDelayMs: 5 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 5 });
 if (!s.active) throw new Error(s.reason);
 let i = 0;
 const tick = () => {
@@ -1007,7 +1007,7 @@ test('Queue-Boost: a boost holds from accepting a backlog of connections into re
   const r = await h.runNode(h.PRELUDE + SNAP + `
 const net = require('node:net');
 pin(process.pid, 1);
-const s = eb.start({ gc: false, sampleUs: 100000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', sampleUs: 100000 });
 if (!s.active) throw new Error(s.reason);
 const N = 8;
 let during = null, firstRead = null, reads = 0;
@@ -1050,7 +1050,7 @@ server.listen(0, '127.0.0.1', () => {
 test('Queue-Boost: start-up work before the loop first runs is not a backlog', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false, maxDelayMs: 400 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 400 });
 if (!s.active) throw new Error(s.reason);
 spin(900);
 const atStart = snap();
@@ -1082,7 +1082,7 @@ test('Queue-Boost: watching begins at the first iteration, whatever sampleUs', a
   // here, which saw nothing of a 2 s callback).
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false, sampleUs: 500000 });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', sampleUs: 500000 });
 if (!s.active) throw new Error(s.reason);
 setTimeout(() => {
   spin(2000); // twenty times maxDelayMs, four sample periods
@@ -1104,7 +1104,7 @@ test('Queue-Boost: a vote the kernel ended is renewed while the overload lasts, 
   h.tunable(1, 'budget_pct', 40); // a process may hold 20% of each 1 s window
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
 if (!s.active) throw new Error(s.reason);
 const k0 = eb.stats().kernel, t0 = process.hrtime.bigint();
 let i = 0;
@@ -1146,7 +1146,7 @@ test('Queue-Boost: on a CPU eventboost does not govern, nothing is renewed', asy
   try {
     const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false });
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
 if (!s.active) throw new Error(s.reason);
 let i = 0;
 const tick = () => {

@@ -3,13 +3,13 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { normalize, fromEnv } = require('../../lib/options');
 
-test('defaults: the major GC cycles, queue on, factor 2.5, 1 ms sampling, 100 ms overload bound, head-of-line always, bursts at arrival', () => {
+test('defaults: the major GC cycles, queue on, factor 5, 1 ms sampling, 100 ms overload bound, head-of-line always, bursts at the threshold', () => {
   assert.deepStrictEqual(normalize(), {
     gc: ['incremental-marking', 'mark-compact'],
-    queue: true, queueFactor: 2.5, sampleUs: 1000, maxDelayMs: 100, headOfLine: 'always', bursts: 'arrival',
+    queue: true, queueFactor: 5, sampleUs: 1000, maxDelayMs: 100, headOfLine: 'always', bursts: 'threshold',
     device: undefined,
   });
-  assert.strictEqual(normalize({ bursts: 'threshold' }).bursts, 'threshold');
+  assert.strictEqual(normalize({ bursts: 'arrival' }).bursts, 'arrival');
   assert.strictEqual(normalize({ headOfLine: 'waiting' }).headOfLine, 'waiting');
   assert.strictEqual(normalize({ maxDelayMs: 20 }).maxDelayMs, 20);
   assert.throws(() => normalize({ maxDelayMs: 0 }), /option maxDelayMs must be an integer from 1 to 60000, got 0/);
