@@ -14,9 +14,11 @@
 //        once work waits behind it); queuethreshold: queue with bursts
 //        'threshold' (no monitor wake-up for work arriving at a waiting
 //        loop); queuef5, allmarkf5: queue and allmark with queueFactor 5
-//        (thresholds at twice the default's multiple of the baselines);
-//        queuef5threshold, allmarkf5threshold: queuef5 and allmarkf5
-//        with bursts 'threshold'
+//        (thresholds at twice the earlier default's multiple of the
+//        baselines); these four at factor 2.5 and bursts 'arrival' for
+//        what they do not name (WAS, below); queuef5threshold,
+//        allmarkf5threshold: queuef5 and allmarkf5 with bursts
+//        'threshold' (the package's defaults since 2026-11-28)
 //   oracle=1: Adrenaline-style oracle, boost the whole of every request to
 //             the URLs most likely to be tail (ORACLE_URLS, a regexp)
 //   gc=1:     a full GC first (hooks off), so that every run starts from
