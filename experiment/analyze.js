@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { calibrationVerdict, cycles, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf } = require('./cpu1');
 const { pairedAnalysis, verdict, ratio: lrRatio, cut: lrCut } = require('./paired');
+const { WARM_UP } = require('./order');
 
 // ---- Power model: power-model.js -----------------------------------------
 const { COEFF_UW_PER_MHZ_V2, OPP, EMU_MAX_KHZ, LEAK_SHARE, IDLE_SHARE, UNCORE_SHARE, PEAK_MW, energyMj } = require('./power-model');
@@ -328,7 +329,7 @@ for (const ck of new Set(runs.filter((r) => r.after !== undefined).map(caseKey))
   const others = rs.filter((r) => r.policy !== 'fixed-2.6' && Number.isFinite(ratio(r)));
   const split = (want) => {
     // The warm-up run is the reference's, at the same arrivals.
-    const xs = others.filter((r) => (r.after === 'fixed-2.6' || r.after === 'warm-up') === want).map(ratio);
+    const xs = others.filter((r) => (r.after === 'fixed-2.6' || r.after === WARM_UP) === want).map(ratio);
     return { n: xs.length, median: xs.length ? median(xs) : NaN };
   };
   const c = { case: ck, tailEarlyShare: early, afterReference: split(true), afterOthers: split(false) };

@@ -17,6 +17,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
+const { WARM_UP, firstMeasured } = require('./order');
 
 const args = process.argv.slice(2);
 const file = args.shift();
@@ -169,13 +170,13 @@ if (fs.existsSync(rawFile)) {
   // follows its warm-up, which raw.json.gz keeps among the discarded.
   const same = (a, b) => a.service === b.service && a.phase === b.phase && a.rep === b.rep;
   const warmUps = (raw.discarded || []).filter((r) => r.warmUp && !r.voided);
-  const firsts = raw.runs.filter((r) => r.after === null || r.after === 'warm-up').length;
+  const firsts = raw.runs.filter(firstMeasured).length;
   check(raw.runs.every((r) => r.after === null || raw.runs.some((o) => o.policy === r.after && same(o, r)) ||
-      (r.after === 'warm-up' && warmUps.some((w) => same(w, r) && w.secs === raw.warmUpSecs))) &&
+      (r.after === WARM_UP && warmUps.some((w) => same(w, r) && w.secs === raw.warmUpSecs))) &&
     firsts === new Set(raw.runs.map((r) => `${r.service} ${r.phase} ${r.rep} ${r.loadFactor}`)).size,
   `every run records the run before it in its repetition (after; ${firsts} first runs)`);
   if (raw.warmUpSecs) {
-    check(repKeys.every((k) => raw.runs.some((r) => `${r.service} ${r.phase} rep ${r.rep}` === k && r.after === 'warm-up')) &&
+    check(repKeys.every((k) => raw.runs.some((r) => `${r.service} ${r.phase} rep ${r.rep}` === k && r.after === WARM_UP)) &&
       warmUps.length === repKeys.length &&
       warmUps.every((w) => w.seen.own + w.seen.others + (w.seen.kernel || 0) === 0),
     `every repetition's first measured run followed its ${raw.warmUpSecs} s warm-up run, which saw no hints (${warmUps.length} warm-up runs)`);

@@ -68,7 +68,7 @@ if (PRIOR && ptiOf(PRIOR) !== GUEST.pti) {
   throw new Error(`EXPERIMENT_EXTEND: its guest ran with page table isolation ${ptiOf(PRIOR)}, this one ${GUEST.pti}: its runs cannot be pooled with these (docs/evidence/2026-11-26-pti/)`);
 }
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
-const { repetitionOrder } = require('./order');
+const { repetitionOrder, WARM_UP } = require('./order');
 
 const log = (m) => console.log(`==> ${m}`);
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', ...opts });
@@ -664,7 +664,7 @@ async function main() {
             const w = await run(svc, ref, rate, ph, seed, WARM_UP_SECS);
             warmUp = { ...w, latMs: tenths(w.latMs), rep, loadFactor: RATES[0], capacity: cap, warmUp: true };
             discarded.push(warmUp);
-            after = 'warm-up';
+            after = WARM_UP;
             log(`${svc.name} ${ph.name} rep ${rep}: warm-up run (${ref.name}, ${WARM_UP_SECS} s at ${rate}/s, not measured): ` +
               `p99 ${w.p99.toFixed(1)} ms, CPU 0 busy ${(100 * w.cpu0Busy).toFixed(1)}%`);
             save();

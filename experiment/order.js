@@ -43,4 +43,10 @@ function repetitionOrder(policies, seed, service, reps, rep) {
   return rows[(service * reps + rep) % rows.length].map((i) => labels[i]);
 }
 
-module.exports = { shuffled, williams, repetitionOrder };
+// A run's `after` (driver.js): the policy that ran before it in its
+// repetition, WARM_UP after the unmeasured warm-up run, null if none did.
+// The first measured run of a repetition is either of the last two.
+const WARM_UP = 'warm-up';
+const firstMeasured = (r) => r.after === null || r.after === WARM_UP;
+
+module.exports = { shuffled, williams, repetitionOrder, WARM_UP, firstMeasured };

@@ -12,6 +12,7 @@ const path = require('node:path');
 const zlib = require('node:zlib');
 const { cycles } = require('../../../experiment/cpu1');
 const { mean } = require('../../../experiment/stats');
+const { firstMeasured: first } = require('../../../experiment/order');
 const gm = (xs) => (xs.length ? `${Math.exp(mean(xs)).toFixed(2)}x (${xs.length})` : '-');
 const top = path.join(__dirname, '..', '..', '..');
 const dirs = process.argv.length > 2 ? process.argv.slice(2)
@@ -32,7 +33,6 @@ for (const dir of dirs.sort()) {
       const lr = Math.log(cycles(r.busyNsByKhz) / cycles(ref.busyNsByKhz));
       // First: after the calibration block, or after the warm-up run that
       // follows it (designs with warmUpSecs, from 2026-11-28, afternoon).
-      const first = (x) => x.after === null || x.after === 'warm-up';
       (first(r) ? got.policy : first(ref) ? got.reference : got.neither).push(lr);
     }
   }
