@@ -89,6 +89,9 @@ export interface Stats {
     /** The start() options it runs with; null when it does not run. */
     headOfLine: 'always' | 'waiting' | null;
     bursts: 'arrival' | 'threshold' | null;
+    queueFactor: number | null;
+    sampleUs: number | null;
+    maxDelayMs: number | null;
     boosts: number;
     /** Whether the monitor holds a boost, and for how long in all it did: its own view,
      *  from its vote to its end (kernel.boostedMs is what the core saw). */

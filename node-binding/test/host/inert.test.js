@@ -21,6 +21,9 @@ test('no device: inactive, the reason says to load the module, stats say the sam
   assert.strictEqual(s.queue.boosts, 0);
   assert.strictEqual(s.queue.bursts, null);
   assert.strictEqual(s.queue.headOfLine, null);
+  assert.strictEqual(s.queue.queueFactor, null);
+  assert.strictEqual(s.queue.sampleUs, null);
+  assert.strictEqual(s.queue.maxDelayMs, null);
 });
 
 test('a device that is not eventboost: inactive, says so', () => {
