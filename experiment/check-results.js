@@ -9,7 +9,8 @@
 // need not hold the events eventboost's policies boost); no run
 // of the reference may have seen a hint, every run had CPU 0 idle enough
 // for the emulation, split its server's CPU time by thread, and ran in a
-// guest without PTI; every repetition was calibrated before and after (the
+// guest without PTI, and recorded its Queue-Boost options (one set per
+// policy); every repetition was calibrated before and after (the
 // testbed check's job at both clocks); and raw.json.gz beside it must
 // reproduce every case's percentiles, and analyze.js on it every figure.
 // --reps N: every case pools N repetitions (an extended run's).
@@ -108,6 +109,13 @@ if (fs.existsSync(rawFile)) {
   check(raw.runs.every((r) => r.threadCpuNs && r.threadCpuNs.loop > 0 && (queue(r) ? r.threadCpuNs.monitor > 0 : r.threadCpuNs.monitor === 0)),
     `every run splits its server's CPU time by thread, the queue monitor's in the runs with Queue-Boost alone (${
       raw.runs.map((r) => `${r.policy} ${Math.round((r.threadCpuNs?.monitor ?? NaN) / 1e6)} ms`).join(', ')})`);
+  // What a Queue-Boost policy meant in this run: one set of options per
+  // policy, none without Queue-Boost.
+  const opts = new Map();
+  for (const r of raw.runs) opts.set(r.policy, [...(opts.get(r.policy) || []), JSON.stringify(r.queueOptions)]);
+  check(raw.runs.every((r) => r.queueOptions !== undefined && (queue(r) ? Number.isFinite(r.queueOptions?.queueFactor) : r.queueOptions === null)) &&
+    [...opts.values()].every((o) => new Set(o).size === 1),
+  `every run records its Queue-Boost options, one set per policy (${[...opts].map(([k, o]) => `${k} ${[...new Set(o)].join(' | ')}`).join(', ')})`);
   const quiet = raw.runs.filter((r) => r.policy.startsWith('fixed-') || r.policy === 'schedutil' || r.policy === 'ondemand');
   // A reference's kernel count is null (eventboost did not govern CPU 1, so
   // nothing was counted and no hint could move it): the check after this

@@ -29,7 +29,9 @@
 //        queue, oracle}): the driver checks that runs which must see no
 //        hints saw none; and V8's collections since start ({v8gc: {major,
 //        minor, pauseMs}}, from perf_hooks), so that a run says how many GC
-//        cycles it held
+//        cycles it held; and the running session's Queue-Boost options
+//        (queueOptions: {queueFactor, bursts, headOfLine, sampleUs,
+//        maxDelayMs}, null without Queue-Boost)
 // node -r ./control.js service.js
 const http = require('node:http');
 const { PerformanceObserver, constants: perf } = require('node:perf_hooks');
@@ -118,8 +120,16 @@ function monitorCounts() {
     byLength: q.byLength, byHeadOfLine: q.byHeadOfLine, byOverload: q.byOverload, boostedMs: q.boostedMs };
 }
 
+// The Queue-Boost options of the session running now (null without one):
+// a run records what its policy meant, since a policy's name outlives the
+// package's defaults (eb-queue's changed on 2026-11-28).
+function queueOptions() {
+  const q = eb.stats().queue;
+  return q.enabled ? { queueFactor: q.queueFactor, bursts: q.bursts, headOfLine: q.headOfLine, sampleUs: q.sampleUs, maxDelayMs: q.maxDelayMs } : null;
+}
+
 function counts() {
-  const c = { ...acc, oracle: oracleHints, v8gc: { ...v8gc }, monitor: monitorCounts() };
+  const c = { ...acc, oracle: oracleHints, v8gc: { ...v8gc }, monitor: monitorCounts(), queueOptions: queueOptions() };
   if (base) {
     const n = sessionCounts();
     c.gc += n.gc - base.gc;

@@ -355,7 +355,7 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
   const srv = await server(svc, p, ph.pin);
   setPolicy(srv, p, ph.forcedGc);
   const h0 = hintsSent(svc);
-  const { v8gc: g0, monitor: q0 } = get(srv.controlPort, '/stats');
+  const { v8gc: g0, monitor: q0, queueOptions } = get(srv.controlPort, '/stats');
   const m = await alone(srv, async () => {
     const b0 = busy();
     const t0 = timeInState();
@@ -421,6 +421,10 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     // Queue-Boost's monitor over the run (warm-up and grace included): loop
     // iterations, its looks (samples) and wake-ups, its boosts by reason.
     monitor: Object.fromEntries(Object.keys(q1).map((k) => [k, Math.round((q1[k] - q0[k]) * 1000) / 1000])),
+    // The Queue-Boost options the run's policy ran with (from 2026-11-28,
+    // evening; null without Queue-Boost): a policy's name says less once
+    // the package's defaults change.
+    queueOptions,
     // CPU 0's busy share of the run (the emulation needs it idle).
     cpu0Busy: Math.round(m.cpu0Busy * 1e4) / 1e4,
     // The hints this run saw: sent by the run's own server, by the
