@@ -14,7 +14,10 @@
 //            20), off and on in alternating order, each pair offered the
 //            same arrivals
 //   overload: closed-loop wrk (the host's), 8 connections (the loop
-//            saturated), DEMO_REPS pairs alike, half as long
+//            saturated), DEMO_REPS pairs alike, half as long again
+// Before each load's pairs, one run of it with eventboost off, unmeasured
+// (warmUp in demo.json): the process warms up to the load outside the
+// comparison.
 // Each run records CPU 0's busy share (cpu0Busy); report.js fails the demo
 // if a run's is above CPU0_BUSY_MAX (experiment/cpu1.js), or if a run with
 // eventboost off saw a hint.
@@ -171,8 +174,19 @@ async function main() {
   // testbed 'host': the load from the host, the whole service on CPU 1, no
   // -icount (demo.json without it: the earlier testbed, load in the guest).
   const res = { testbed: 'host', guest: guestKernel(), secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE,
-    cpu0BusyMax: CPU0_BUSY_MAX, capacity: cap, rate: RATE, service: [], overload: [] };
+    cpu0BusyMax: CPU0_BUSY_MAX, capacity: cap, rate: RATE, warmUp: {}, service: [], overload: [] };
   for (const kind of ['service', 'overload']) {
+    // An unmeasured run first, eventboost off, as long as a measured one
+    // and (open loop) at the first pair's arrivals.  In all 27 demos on
+    // this testbed before it (demo/runs, 2026-11-24 to 11-28), pair 1's
+    // off run, always the first at the service's rate, had its demo's
+    // worst open-loop p99 and did 1.34-1.85x the work a request of the
+    // later off runs (docs/evidence/2026-11-28-demo-warm-up): the open
+    // loop's verdict was the process warming up, not eventboost.  make
+    // experiment warms up the same way (experiment/order.js, WARM_UP).
+    log(`${kind}: a warm-up run, eventboost off, not measured`);
+    res.warmUp[kind] = await measure(kind, 'off', 100);
+    log(`  p99 ${res.warmUp[kind].p99.toFixed(1)} ms, ${res.warmUp[kind].rps.toFixed(1)} requests/s (left out of every comparison)`);
     for (let rep = 0; rep < REPS; rep++) {
       const order = rep % 2 ? ['all', 'off'] : ['off', 'all'];
       const pair = {};
