@@ -52,23 +52,32 @@ function inactive(reason, errno = 0) {
   return { active: false, reason, errno, code: errno ? ERRNO[-errno] ?? null : null };
 }
 
-// For the package's guest tests only: EVENTBOOST_TEST_VOTE_DELAY_US delays
-// each Queue-Boost vote by that many µs after the monitor's decision, so a
-// test can make the loop's wait overtake the vote every time.  An integer up
-// to 1 s; anything else is no delay.  Set (but to 0), it draws a process
-// warning once, at start(): a service that inherited it by mistake is told.
-let testHookWarned = false;
-function testVoteDelayUs() {
-  const raw = process.env.EVENTBOOST_TEST_VOTE_DELAY_US;
+// For the package's guest tests only, each an integer of µs up to 1 s
+// (anything else is no delay):
+//   EVENTBOOST_TEST_VOTE_DELAY_US delays each Queue-Boost vote after the
+//   monitor's decision, so a test can make the loop's wait overtake the
+//   vote every time;
+//   EVENTBOOST_TEST_SLEEP_DELAY_US delays the monitor between a look and
+//   the sleep after it, so a test can make the loop's next iteration begin
+//   in between every time.
+// Set (but to 0), each draws a process warning once, at start(): a service
+// that inherited one by mistake is told.
+const TEST_HOOKS = {
+  EVENTBOOST_TEST_VOTE_DELAY_US: 'delays every Queue-Boost vote',
+  EVENTBOOST_TEST_SLEEP_DELAY_US: 'delays every Queue-Boost monitor sleep',
+};
+const testHooksWarned = new Set();
+function testDelayUs(name) {
+  const raw = process.env[name];
   if (raw === undefined || raw === '') return 0;
   const v = Number(raw);
   const ok = Number.isInteger(v) && v >= 0 && v <= 1e6;
   if (ok && v === 0) return 0;
-  if (!testHookWarned) {
-    testHookWarned = true;
+  if (!testHooksWarned.has(name)) {
+    testHooksWarned.add(name);
     process.emitWarning(ok
-      ? `EVENTBOOST_TEST_VOTE_DELAY_US=${raw} delays every Queue-Boost vote by ${v} µs: a hook for eventboost's own tests; unset it for a service`
-      : `EVENTBOOST_TEST_VOTE_DELAY_US=${raw} is ignored (eventboost's tests give it an integer from 0 to 1000000); unset it`,
+      ? `${name}=${raw} ${TEST_HOOKS[name]} by ${v} µs: a hook for eventboost's own tests; unset it for a service`
+      : `${name}=${raw} is ignored (eventboost's tests give it an integer from 0 to 1000000); unset it`,
     { code: 'EVENTBOOST_TEST_HOOK' });
   }
   return ok ? v : 0;
@@ -85,14 +94,15 @@ function testVoteDelayUs() {
  */
 function start(options) {
   const o = normalize(options);
-  const voteDelayUs = testVoteDelayUs();
+  const voteDelayUs = testDelayUs('EVENTBOOST_TEST_VOTE_DELAY_US');
+  const sleepDelayUs = testDelayUs('EVENTBOOST_TEST_SLEEP_DELAY_US');
   if (!native) {
     return inactive(loadError);
   }
   native.stop();
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
   const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
-    o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs);
+    o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
   if (!r.active) return inactive(r.reason, r.errno);
   state = { active: true, reason: null, options: o };
   return { active: true, reason: null, errno: 0, code: null };

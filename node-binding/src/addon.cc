@@ -67,14 +67,14 @@ Napi::Object Result(Napi::Env env, bool active, int err) {
 }
 
 // start(device|null, gcTypes, queue, queueFactor, sampleUs, maxDelayMs,
-//       holWaiting, burstsAtThreshold, testVoteDelayUs)
+//       holWaiting, burstsAtThreshold, testVoteDelayUs, testSleepDelayUs)
 Napi::Value Start(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Instance* in = Get(env);
-  if (info.Length() != 9 || !(info[0].IsString() || info[0].IsNull()) ||
+  if (info.Length() != 10 || !(info[0].IsString() || info[0].IsNull()) ||
       !info[1].IsNumber() || !info[2].IsBoolean() || !info[3].IsNumber() ||
       !info[4].IsNumber() || !info[5].IsNumber() || !info[6].IsBoolean() ||
-      !info[7].IsBoolean() || !info[8].IsNumber()) {
+      !info[7].IsBoolean() || !info[8].IsNumber() || !info[9].IsNumber()) {
     Napi::TypeError::New(env, "eventboost native start: bad arguments")
         .ThrowAsJavaScriptException();
     return env.Undefined();
@@ -91,6 +91,7 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
   bool hol_waiting = info[6].As<Napi::Boolean>().Value();
   bool bursts_at_threshold = info[7].As<Napi::Boolean>().Value();
   unsigned test_vote_delay_us = info[8].As<Napi::Number>().Uint32Value();
+  unsigned test_sleep_delay_us = info[9].As<Napi::Number>().Uint32Value();
 
   // Binds the client to this thread: the loop's thread.
   int err = eb_open(&in->client, device.empty() ? nullptr : device.c_str());
@@ -104,7 +105,7 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
     else
       err = in->queue.Start(loop, in->client, factor, sample_us, max_delay_ms,
                             hol_waiting, bursts_at_threshold,
-                            test_vote_delay_us);
+                            test_vote_delay_us, test_sleep_delay_us);
     if (err) {
       in->Stop();
       return Result(env, false, err);

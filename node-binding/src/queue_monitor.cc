@@ -184,6 +184,9 @@ struct QueueMonitor::Shared {
   // monitor waits this long between deciding to boost and voting, so that
   // the loop's wait overtakes the vote every time, not once in thousands.
   uint64_t test_vote_delay_ns = 0;
+  // And (EVENTBOOST_TEST_SLEEP_DELAY_US) between a look and the sleep
+  // after it, so that the loop's next prepare comes in between every time.
+  uint64_t test_sleep_delay_ns = 0;
   std::atomic<int> last_error{0};
 };
 
@@ -490,12 +493,25 @@ void DropEdgesAfterBoost(QueueMonitor::Shared* s) {
 // AwaitArrival()), a prepare wakes it (WakeMonitor()), the loop thread's
 // CPU clock reaches @arm_at (the CPU-time timer; 0: not armed here; the
 // loop re-arms it at some prepares while the monitor sleeps), @timeout_ns
-// passes (0: none), or stop().  Every look is a context switch on the loop's core, which a
+// passes (0: none), or stop(); at once if the loop has begun an iteration
+// since the look that read @seq.  Every look is a context switch on the loop's core, which a
 // pinned loop pays for in its own time: between arrivals and crossed
 // bounds there is nothing a look could find.
 void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
-                   uint64_t timeout_ns) {
+                   uint64_t timeout_ns, uint64_t seq) {
+  if (s->test_sleep_delay_ns) {
+    struct timespec d = Timespec(s->test_sleep_delay_ns);
+    nanosleep(&d, nullptr);
+  }
   s->asleep.store(true);
+  // A prepare since the look that read @seq may have found the monitor
+  // awake: it neither published its start nor armed the timer, and @arm_at
+  // is the last iteration's bound.  Look again instead (the prepare reads
+  // asleep again after its bump of seq: OnPrepare()).
+  if (s->seq.load() != seq) {
+    s->asleep.store(false);
+    return;
+  }
   // A fire left from before is not drained here (a read that finds
   // nothing, at nearly every sleep): one that came while a boost was held
   // was taken with the edges after it (DropEdgesAfterBoost()), and one that
@@ -676,7 +692,7 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
     uint64_t left = due - hol > s->sample_ns ? due - hol : s->sample_ns;
     if (!timeout || timeout > left) timeout = left;
   }
-  SleepWatching(s, at, timeout);
+  SleepWatching(s, at, timeout, seq);
   // Woken (an arrival, the overload bound, a look): the monitor decides
   // anew; the loop's check may disarm from here.  A prepare that took the
   // flag meanwhile also wrote wake_fd: a look follows anyway, so that
@@ -753,6 +769,19 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   s->in_poll.store(true);
   // The first iteration wakes the monitor, which waits for it to begin.
   if (s->seq.fetch_add(1) == 0) WakeMonitor(s);
+  // A monitor that went to sleep since asleep was read above sleeps on the
+  // last iteration's bound, and its check of seq after saying so
+  // (SleepWatching()) may have come before the bump: this iteration
+  // publishes its start and arms the timer as for a sleeping monitor.
+  // The two store, then load (sequentially consistent): one sees the other.
+  if (!asleep && s->asleep.load()) {
+    asleep = true;
+    timed = slow || s->waited;
+    if (timed && !cpu && (cpu = LoopCpuNs(s))) {
+      s->prepare_cpu.store(cpu, std::memory_order_relaxed);
+      s->prepare_cpu_seq.store(seq, std::memory_order_release);
+    }
+  }
   // The iteration the monitor watched for an arrival is over unboosted
   // (taken after seq: AwaitArrival()): it looks at the new one, and its
   // baseline learns the long one as one iteration; the watch ends unless
@@ -966,7 +995,7 @@ void QueueMonitor::Monitor(Shared* s) {
       DropEdgesAfterBoost(s);
       if (s->seq.load() == seq) {
         if (WatchesBursts(s)) WatchWaitingLoop(s);
-        SleepWatching(s, cpu + HolDue(s), 0);
+        SleepWatching(s, cpu + HolDue(s), 0, seq);
       }
       last_cpu = LoopCpuNs(s);
       last_now = MonoNs();
@@ -1072,7 +1101,8 @@ static void OnClose(uv_handle_t* handle) {
 int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
                         unsigned sample_us, unsigned max_delay_ms,
                         bool hol_waiting, bool bursts_at_threshold,
-                        unsigned test_vote_delay_us) {
+                        unsigned test_vote_delay_us,
+                        unsigned test_sleep_delay_us) {
   int fd = uv_backend_fd(loop);
   if (fd < 0) return -ENOTSUP;
 
@@ -1085,6 +1115,7 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   s->hol_waiting = hol_waiting;
   s->bursts_at_threshold = bursts_at_threshold;
   s->test_vote_delay_ns = uint64_t(test_vote_delay_us) * 1000;
+  s->test_sleep_delay_ns = uint64_t(test_sleep_delay_us) * 1000;
   s->backend_fd = fd;
   s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   s->vote_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -795,6 +795,35 @@ server.listen(0, '127.0.0.1', () => {
   assertEveryRoundBoostedByOverload(t, r);
 });
 
+// The monitor reads the loop's iteration (seq) at a look and says it sleeps
+// (asleep) after it; the loop's prepare reads asleep and begins its
+// iteration.  A prepare between the two found the monitor awake (neither
+// publishing its start nor arming the timer) while the monitor went to
+// sleep on the timer of the iteration before: the callback after it was
+// timed from the look that stale timer brought, up to one bound late.
+// Here the monitor wakes for each round's byte (bursts 'arrival'), and the
+// test-only EVENTBOOST_TEST_SLEEP_DELAY_US holds it between its look and
+// its sleep while the loop's data callback queues an immediate, whose own
+// immediate, in the next iteration (its poll cannot block), is the round.
+test('Queue-Boost: a callback in the iteration that began while the monitor went to sleep is timed from its own iteration', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + OVERLOAD_ROUND + `
+pin(process.pid, 1);
+// As above: the overload bound (100 ms) decides.
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', sampleUs: 200000 });
+if (!s.active) throw new Error(s.reason);
+pinMonitor(0);
+// Asked for each round (a byte on its stdin), a peer on CPU 0 writes one
+// byte back 50 ms later: it arrives at a waiting loop (sooner, it may be
+// ready at the poll after the asking timer's, which returns at once and
+// publishes nothing: another case, README).
+const writer = spawnWriter("process.stdin.on('data', () => setTimeout(() => process.stdout.write('x'), 50))", 'round', 'pipe');
+const round = () => writer.stdin.write('?');
+writer.stdout.on('data', () => setImmediate(() => setImmediate(() => overloadRound(round))));
+setTimeout(round, 400);
+`, { env: { EVENTBOOST_TEST_SLEEP_DELAY_US: '20000' } });
+  assertEveryRoundBoostedByOverload(t, r);
+});
+
 // headOfLine 'waiting' (issue 21's energy): a callback long next to the
 // typical one is boosted only once work waits behind it.  The same kind of
 // long work, in turn: with nothing arriving; with a byte arriving from a

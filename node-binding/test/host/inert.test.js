@@ -86,15 +86,18 @@ test('without the native addon: require works, start() says to rebuild', () => {
   assert.strictEqual(eb.stats().active, false);
 });
 
-test('the test-only vote delay draws one warning at start(), also when ignored', () => {
-  const pkg = JSON.stringify(path.resolve(__dirname, '../..'));
-  const run = (v) => spawnSync(process.execPath, ['-e',
-    `const eb = require(${pkg}); eb.start({ device: '/nonexistent' }); eb.start({ device: '/nonexistent' });`],
-  { encoding: 'utf8', env: { ...process.env, EVENTBOOST_TEST_VOTE_DELAY_US: v } });
-  const set = run('300000');
-  assert.strictEqual(set.status, 0, set.stderr);
-  assert.strictEqual(set.stderr.match(/EVENTBOOST_TEST_VOTE_DELAY_US=300000 delays every Queue-Boost vote/g)?.length, 1, set.stderr);
-  const bad = run('soon');
-  assert.match(bad.stderr, /EVENTBOOST_TEST_VOTE_DELAY_US=soon is ignored/);
-  for (const quiet of ['', '0']) assert.doesNotMatch(run(quiet).stderr, /EVENTBOOST_TEST_VOTE_DELAY_US/);
-});
+for (const [name, what] of [['EVENTBOOST_TEST_VOTE_DELAY_US', 'delays every Queue-Boost vote'],
+  ['EVENTBOOST_TEST_SLEEP_DELAY_US', 'delays every Queue-Boost monitor sleep']]) {
+  test(`the test-only ${name} draws one warning at start(), also when ignored`, () => {
+    const pkg = JSON.stringify(path.resolve(__dirname, '../..'));
+    const run = (v) => spawnSync(process.execPath, ['-e',
+      `const eb = require(${pkg}); eb.start({ device: '/nonexistent' }); eb.start({ device: '/nonexistent' });`],
+    { encoding: 'utf8', env: { ...process.env, [name]: v } });
+    const set = run('300000');
+    assert.strictEqual(set.status, 0, set.stderr);
+    assert.strictEqual(set.stderr.match(new RegExp(`${name}=300000 ${what} by 300000`, 'g'))?.length, 1, set.stderr);
+    const bad = run('soon');
+    assert.match(bad.stderr, new RegExp(`${name}=soon is ignored`));
+    for (const quiet of ['', '0']) assert.doesNotMatch(run(quiet).stderr, new RegExp(name));
+  });
+}
