@@ -12,8 +12,8 @@
 //   - it says "lower" or "higher" only when that interval excludes zero
 //     (and there are 3 pairs or more), else "not resolved", and shows each
 //     pair's own change beside it.
-// The warm-up run before each load's pairs (warmUp) is in no figure: its
-// p99 and its work are printed, to show what it absorbed.
+// The warm-up runs before each load's pairs (warmUp) are in no figure:
+// their p99 and work are printed, to show what they absorbed.
 // It fails (exit 1) if a run with eventboost off (a warm-up too) saw a
 // hint, or if CPU 0 was busy more than cpu0BusyMax of a measured run (the
 // emulated clock does not hold then: experiment/load-agent.js).  A demo.json without `testbed` is of the
@@ -121,14 +121,17 @@ const worked = (r) => cycles(r) > 0 && answered(r) > 0;
 if (d.service.every((p) => worked(p.on) && worked(p.off))) {
   console.log(`   CPU 1's work per request (cycles), on against off, per pair: ${d.service.map((p) => `${(work(p.on) / work(p.off)).toFixed(2)}x`).join(', ')}`);
 }
-// The warm-up before pair 1 (demo.json from 2026-11-28, evening): left out
-// of every figure; its work shows what it absorbed.
-const wu = d.warmUp || {};
-if (wu.service) {
+// The warm-up runs before pair 1 (demo.json from 2026-11-28, evening: one
+// run; from the next commit, runs until the work a request settles): left
+// out of every figure; their work shows what they absorbed.
+const warmUps = (kind) => [].concat((d.warmUp || {})[kind] || []);
+if (warmUps('service').length) {
   const offs = side('off');
-  const rel = worked(wu.service) && offs.every(worked)
-    ? `, ${(work(wu.service) / mean(offs.map(work))).toFixed(2)}x the work a request of the off runs` : '';
-  console.log(`   before pair 1, a warm-up run (eventboost off, pair 1's arrivals; not measured): p99 ${f1(wu.service.p99)} ms${rel}`);
+  const wus = warmUps('service');
+  const rel = wus.every(worked) && offs.every(worked)
+    ? `; work a request ${wus.map((r) => `${(work(r) / mean(offs.map(work))).toFixed(2)}x`).join(', ')} the off runs' mean` : '';
+  console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off, pair 1's arrivals; not measured): ` +
+    `p99 ${wus.map((r) => f1(r.p99)).join(', ')} ms${rel}`);
 }
 const cens = d.service.reduce((a, p) => a + p.on.censored + p.off.censored, 0);
 const failed = d.service.reduce((a, p) => a + (p.on.errors || 0) + (p.off.errors || 0), 0);
@@ -140,8 +143,10 @@ compare(d.service, pooled.p99, 'p99 latency');
 compare(d.service, pooled.mean, 'mean latency');
 
 console.log(`\n2. Overload: closed-loop wrk${host ? ' (on the host)' : ''}, 8 connections, ${d.overloadSecs} s per run: the loop never waits.`);
-if (wu.overload) {
-  console.log(`   before pair 1, a warm-up run (eventboost off; not measured): ${f1(wu.overload.rps)} requests/s, p99 ${f1(wu.overload.p99)} ms`);
+if (warmUps('overload').length) {
+  const wus = warmUps('overload');
+  console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off; not measured): ` +
+    `${wus.map((r) => f1(r.rps)).join(', ')} requests/s, p99 ${wus.map((r) => f1(r.p99)).join(', ')} ms`);
 }
 console.log('   mean over the pairs (each run\'s own figure in brackets):');
 table(d.overload, [['requests/s', meanOf('rps')], ['latency p50 (ms)', meanOf('p50')], ['latency p99 (ms)', meanOf('p99')],
@@ -163,7 +168,7 @@ console.log(`GC-Boost: ${st.gc.boosts} boosts over ${st.gc.count} GCs (${f1(st.g
   `${f1(st.gc.markingMs)} ms in marking cycles); Queue-Boost: ${st.queue.boosts} boosts ` +
   `(${st.queue.byLength} by queue length, ${st.queue.byHeadOfLine} by head-of-line time, ${st.queue.byOverload} by overload)`);
 const all = [...d.service, ...d.overload];
-const offHints = all.reduce((a, p) => a + p.off.hints, 0) + Object.values(wu).reduce((a, r) => a + r.hints, 0);
+const offHints = all.reduce((a, p) => a + p.off.hints, 0) + [...warmUps('service'), ...warmUps('overload')].reduce((a, r) => a + r.hints, 0);
 console.log(`hints the service sent in that run: ${last.hints}; runs with eventboost off (warm-ups too) sent ${offHints} (must be 0)`);
 // CPU 0's busy share per run (the earlier testbed did not record it).
 const disturbed = [];
