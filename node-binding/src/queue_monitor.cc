@@ -493,25 +493,16 @@ void DropEdgesAfterBoost(QueueMonitor::Shared* s) {
 // AwaitArrival()), a prepare wakes it (WakeMonitor()), the loop thread's
 // CPU clock reaches @arm_at (the CPU-time timer; 0: not armed here; the
 // loop re-arms it at some prepares while the monitor sleeps), @timeout_ns
-// passes (0: none), or stop(); at once if the loop has begun an iteration
-// since the look that read @seq.  Every look is a context switch on the loop's core, which a
+// passes (0: none), or stop().  Every look is a context switch on the loop's core, which a
 // pinned loop pays for in its own time: between arrivals and crossed
 // bounds there is nothing a look could find.
 void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
-                   uint64_t timeout_ns, uint64_t seq) {
+                   uint64_t timeout_ns) {
   if (s->test_sleep_delay_ns) {
     struct timespec d = Timespec(s->test_sleep_delay_ns);
     nanosleep(&d, nullptr);
   }
   s->asleep.store(true);
-  // A prepare since the look that read @seq may have found the monitor
-  // awake: it neither published its start nor armed the timer, and @arm_at
-  // is the last iteration's bound.  Look again instead (the prepare reads
-  // asleep again after its bump of seq: OnPrepare()).
-  if (s->seq.load() != seq) {
-    s->asleep.store(false);
-    return;
-  }
   // A fire left from before is not drained here (a read that finds
   // nothing, at nearly every sleep): one that came while a boost was held
   // was taken with the edges after it (DropEdgesAfterBoost()), and one that
@@ -692,7 +683,7 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
     uint64_t left = due - hol > s->sample_ns ? due - hol : s->sample_ns;
     if (!timeout || timeout > left) timeout = left;
   }
-  SleepWatching(s, at, timeout, seq);
+  SleepWatching(s, at, timeout);
   // Woken (an arrival, the overload bound, a look): the monitor decides
   // anew; the loop's check may disarm from here.  A prepare that took the
   // flag meanwhile also wrote wake_fd: a look follows anyway, so that
@@ -755,9 +746,13 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // after a poll that had a timeout and returned at once (one request that
   // came during the last callback is enough) is still timed from a look:
   // publishing there too would cost a saturated loop a system call per
-  // iteration.
+  // iteration.  Published too: an iteration after a wait, whether or not
+  // the monitor sleeps (one system call per wait).  A monitor between its
+  // look and its sleep reads as awake here, then sleeps on the timer of
+  // the iteration before: the look that timer brings early must find this
+  // start, or it times the iteration from itself, up to one bound late.
   bool may_wait = PollHasLeaveToBlock(s->loop, timeout);
-  bool exact = timed || (may_wait && !s->returned_at_once);
+  bool exact = timed || s->waited || (may_wait && !s->returned_at_once);
   s->timed_poll = timeout != 0;
   // Where the next iteration begins, for a monitor that may not look for a
   // while (one system call).
@@ -769,19 +764,6 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   s->in_poll.store(true);
   // The first iteration wakes the monitor, which waits for it to begin.
   if (s->seq.fetch_add(1) == 0) WakeMonitor(s);
-  // A monitor that went to sleep since asleep was read above sleeps on the
-  // last iteration's bound, and its check of seq after saying so
-  // (SleepWatching()) may have come before the bump: this iteration
-  // publishes its start and arms the timer as for a sleeping monitor.
-  // The two store, then load (sequentially consistent): one sees the other.
-  if (!asleep && s->asleep.load()) {
-    asleep = true;
-    timed = slow || s->waited;
-    if (timed && !cpu && (cpu = LoopCpuNs(s))) {
-      s->prepare_cpu.store(cpu, std::memory_order_relaxed);
-      s->prepare_cpu_seq.store(seq, std::memory_order_release);
-    }
-  }
   // The iteration the monitor watched for an arrival is over unboosted
   // (taken after seq: AwaitArrival()): it looks at the new one, and its
   // baseline learns the long one as one iteration; the watch ends unless
@@ -995,7 +977,7 @@ void QueueMonitor::Monitor(Shared* s) {
       DropEdgesAfterBoost(s);
       if (s->seq.load() == seq) {
         if (WatchesBursts(s)) WatchWaitingLoop(s);
-        SleepWatching(s, cpu + HolDue(s), 0, seq);
+        SleepWatching(s, cpu + HolDue(s), 0);
       }
       last_cpu = LoopCpuNs(s);
       last_now = MonoNs();

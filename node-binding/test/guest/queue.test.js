@@ -795,16 +795,17 @@ server.listen(0, '127.0.0.1', () => {
   assertEveryRoundBoostedByOverload(t, r);
 });
 
-// The monitor reads the loop's iteration (seq) at a look and says it sleeps
-// (asleep) after it; the loop's prepare reads asleep and begins its
-// iteration.  A prepare between the two found the monitor awake (neither
-// publishing its start nor arming the timer) while the monitor went to
-// sleep on the timer of the iteration before: the callback after it was
-// timed from the look that stale timer brought, up to one bound late.
-// Here the monitor wakes for each round's byte (bursts 'arrival'), and the
-// test-only EVENTBOOST_TEST_SLEEP_DELAY_US holds it between its look and
-// its sleep while the loop's data callback queues an immediate, whose own
-// immediate, in the next iteration (its poll cannot block), is the round.
+// The monitor looks, then says it sleeps (asleep); the loop's prepare
+// published where an iteration after a wait begins only when it read the
+// monitor asleep.  A prepare between the monitor's look and its sleep found
+// it awake and published nothing, while the monitor went to sleep on the
+// timer of the iteration before: the look that timer brought early timed
+// the iteration from itself, up to one bound late.  An iteration after a
+// wait now always publishes its start.  Here the monitor wakes for each
+// round's byte (bursts 'arrival'), and the test-only
+// EVENTBOOST_TEST_SLEEP_DELAY_US holds it between its look and its sleep
+// while the loop's data callback queues an immediate, whose own immediate,
+// in the next iteration (its poll cannot block), is the round.
 test('Queue-Boost: a callback in the iteration that began while the monitor went to sleep is timed from its own iteration', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + OVERLOAD_ROUND + `
 pin(process.pid, 1);
