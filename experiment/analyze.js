@@ -25,7 +25,7 @@ const { COEFF_UW_PER_MHZ_V2, OPP, EMU_MAX_KHZ, LEAK_SHARE, IDLE_SHARE, UNCORE_SH
 
 // ---- Aggregation -----------------------------------------------------------
 const zlib = require('node:zlib');
-const mean = (xs) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : NaN);
+const { pct, mean } = require('./stats');
 const geomean = (xs) => (xs.length && xs.every((x) => x > 0) ? Math.exp(mean(xs.map(Math.log))) : NaN);
 const rawFiles = process.argv.slice(2, -1);
 const dest = process.argv[process.argv.length - 1];
@@ -104,7 +104,6 @@ for (const r of runs) {
   r.boostedShare = total ? (tis[EMU_MAX_KHZ] || 0) / total : 0;
   r.hintsPerSec = r.kernel ? r.kernel.hints / r.wall : 0;
 }
-const { pct } = require('./stats');
 const caseKey = (r) => `${r.phase}|${r.service}|${r.loadFactor}`;
 const groups = new Map();
 for (const r of runs) {
