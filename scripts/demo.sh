@@ -5,9 +5,9 @@
 # its capacity and a closed-loop overload, both generated on the host,
 # DEMO_REPS (4) pairs of runs each (demo/driver.js).  DEMO_SECONDS sets an
 # open-loop run's length (default 20; the overload's is 1.5 times it).  Then the
-# service's tail profile, on the host (demo/profile-host.js).  About 9
-# minutes in all on an otherwise idle 2-core host (9.0-9.2, 2026-11-26,
-# three runs).  It needs host ports 18089 (the load agent;
+# service's tail profile, on the host (demo/profile-host.js).  About 11-12
+# minutes in all on an otherwise idle 2-core host (667-701 s, 2026-11-28,
+# three runs with the warm-ups).  It needs host ports 18089 (the load agent;
 # DEMO_AGENT_PORT moves it), 18080 and 18081 (DEMO_PROFILE_PORT) free.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -42,7 +42,7 @@ export EB_GUEST_APPEND=$EB_TESTBED_APPEND  # no PTI (lib.sh says why)
 export EB_QEMU_OPTS="-netdev user,id=ebnet,hostfwd=tcp:127.0.0.1:18080-:8080 -device virtio-net-pci,netdev=ebnet"
 trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT
 eb_start_agent "$agent_port" "$out/load-agent.log" || exit 1
-step "boot a QEMU guest ($kver, TCG, 2 CPUs, the load from the host) and run the demo (about 8 minutes)"
+step "boot a QEMU guest ($kver, TCG, 2 CPUs, the load from the host) and run the demo (about 11 minutes)"
 scripts/guest.sh "$kver" "$out" 2700 \
 	env DEMO_REPS="${DEMO_REPS:-4}" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" \
 	sh "$top/demo/run_in_guest.sh" "$kver" "$top" "$out" "${DEMO_SECONDS:-20}"
