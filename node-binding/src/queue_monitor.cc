@@ -133,8 +133,8 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> avg_busy_ns{0};  // CPU time per iteration
   std::atomic<uint64_t> iterations{0};
   // The loop thread's CPU time at a prepare, and that prepare's seq:
-  // published for slow iterations, after a wait while the monitor sleeps,
-  // and before most polls that may block (OnPrepare), so that it knows
+  // published for slow iterations, after every wait, and before most
+  // polls that may block (OnPrepare), so that it knows
   // exactly where an iteration began however long ago it last looked.  Or
   // at the check after a wait that such a prepare left unpublished
   // (OnCheck), the seq then marked kAtCheck: later than the iteration's
@@ -746,11 +746,14 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // after a poll that had a timeout and returned at once (one request that
   // came during the last callback is enough) is still timed from a look:
   // publishing there too would cost a saturated loop a system call per
-  // iteration.  Published too: an iteration after a wait, whether or not
-  // the monitor sleeps (one system call per wait).  A monitor between its
-  // look and its sleep reads as awake here, then sleeps on the timer of
-  // the iteration before: the look that timer brings early must find this
-  // start, or it times the iteration from itself, up to one bound late.
+  // iteration.  Published too: the iteration right after a wait, whether
+  // or not the monitor sleeps (with the check's, at most two clock reads
+  // per wait).  A monitor between its look and its sleep reads as awake
+  // here, then sleeps on the timer of the iteration before: the look that
+  // timer brings early must find this start, or it times the iteration
+  // from itself, up to one bound late.  Iterations after it that cannot
+  // wait either (an immediate's chain) are not published: those are the
+  // saturated loop's, timed from a look.
   bool may_wait = PollHasLeaveToBlock(s->loop, timeout);
   bool exact = timed || s->waited || (may_wait && !s->returned_at_once);
   s->timed_poll = timeout != 0;
