@@ -132,8 +132,8 @@ if (warmUps('service').length) {
   const first = d.service[0].off;
   const wus = warmUps('service');
   const rel = [...wus, first, ...later].every(worked) && later.length
-    ? `; work a request ${wus.map((r) => `${(work(r) / mean(later.map(work))).toFixed(2)}x`).join(', ')}, ` +
-      `then pair 1's off run ${(work(first) / mean(later.map(work))).toFixed(2)}x, the later off runs' mean` : '';
+    ? `; work a request, each against the mean of the later pairs' off runs: ${wus.map((r) => `${(work(r) / mean(later.map(work))).toFixed(2)}x`).join(', ')}, ` +
+      `then pair 1's off run ${(work(first) / mean(later.map(work))).toFixed(2)}x` : '';
   console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off, pair 1's arrivals; not measured): ` +
     `p99 ${wus.map((r) => f1(r.p99)).join(', ')} ms${rel}`);
 }

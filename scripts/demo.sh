@@ -12,6 +12,13 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
+reps=${DEMO_REPS:-4} secs=${DEMO_SECONDS:-20}
+for v in "DEMO_REPS=$reps" "DEMO_SECONDS=$secs"; do
+	case ${v#*=} in
+	'' | *[!0-9]* | 0) echo "demo: ${v%%=*} must be a whole number above 0, got '${v#*=}'" >&2; exit 1 ;;
+	esac
+done
+
 eb_setup_deps || exit 1
 kver=$(eb_kernel "${DEMO_KVER:-}" demo) || exit 1
 eb_build_modules "$kver" || exit 1
@@ -43,9 +50,14 @@ export EB_QEMU_OPTS="-netdev user,id=ebnet,hostfwd=tcp:127.0.0.1:18080-:8080 -de
 trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT
 eb_start_agent "$agent_port" "$out/load-agent.log" || exit 1
 step "boot a QEMU guest ($kver, TCG, 2 CPUs, the load from the host) and run the demo (about 11 minutes)"
-scripts/guest.sh "$kver" "$out" 2700 \
-	env DEMO_REPS="${DEMO_REPS:-4}" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" \
-	sh "$top/demo/run_in_guest.sh" "$kver" "$top" "$out" "${DEMO_SECONDS:-20}"
+# The guest's time limit grows with the runs: per load REPS pairs and up
+# to 5 warm-up runs, an open-loop run SECONDS long and an overload run 1.5
+# times that; three times their sum, and 15 minutes for the rest (2850 s
+# at the defaults; a run takes 11 minutes).
+limit=$((900 + 3 * (2 * reps + 5) * 5 * secs / 2))
+scripts/guest.sh "$kver" "$out" "$limit" \
+	env DEMO_REPS="$reps" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" \
+	sh "$top/demo/run_in_guest.sh" "$kver" "$top" "$out" "$secs"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "demo: failed (files in $out)" >&2
 	exit 1
