@@ -47,10 +47,19 @@ const spawnPeer = (script, stdio = 'ignore') => {
   return ch;
 };
 // Pins Queue-Boost's monitor thread (the one named eventboost-mon) to @cpu.
+// The thread names itself once it runs: right after start() under TCG it
+// may not have yet, so look for up to 5 s.
 const pinMonitor = (cpu) => {
   const fs = require('node:fs');
-  const mon = fs.readdirSync('/proc/self/task').find((t) => fs.readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim() === 'eventboost-mon');
-  if (!mon) throw new Error('no monitor thread');
+  const named = () => fs.readdirSync('/proc/self/task').find((t) => {
+    try { return fs.readFileSync('/proc/self/task/' + t + '/comm', 'utf8').trim() === 'eventboost-mon'; } catch { return false; }
+  });
+  let mon = named();
+  for (let i = 0; !mon && i < 500; i++) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    mon = named();
+  }
+  if (!mon) throw new Error('no monitor thread named eventboost-mon 5 s after start()');
   pin(mon, cpu);
 };
 // A peer writing into the loop through its stdout (a pipe; its stdin one
