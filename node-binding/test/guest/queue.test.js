@@ -1078,9 +1078,10 @@ server.listen(0, '127.0.0.1', () => {
   ch.stdout.once('data', () => {
     ch.stdin.write('go');
     spin(600); // six times maxDelayMs: boosted, and the connections arrive meanwhile
-    // Under TCG the child may connect late (once in some 15 runs on
-    // 6.12-rt, the loop found nothing ready and rightly ended the boost):
-    // hold the loop until all N are in, and their bytes a moment later.
+    // Under TCG the child may connect late, and the loop then finds
+    // nothing ready and rightly ends the boost (the likely cause of one
+    // failure in 15 runs on 6.12-rt): hold the loop until all N are in,
+    // and their bytes a moment later.
     for (let i = 0; established() < N && i < 200; i++) spin(50);
     spin(50);
     during = snap();
