@@ -23,6 +23,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 // The load generator's seeded generator (mulberry32), for the bootstrap.
 const { rng } = require('../experiment/loadgen');
+// CPU 1's cycles (busy time at each clock x the clock).
+const { cycles } = require('../experiment/cpu1');
 
 const dir = process.argv[2];
 const d = JSON.parse(fs.readFileSync(path.join(dir, 'demo.json'), 'utf8'));
@@ -114,10 +116,10 @@ console.log(`   the service's GCs: ${majors(side('off'))} major (mark-compact) o
 // CPU 1's cycles (busy time at each clock; the emulated steal counts as
 // busy at the clock it slowed) per request answered: the same arrivals
 // should cost the same work either way.
-const cycles = (r) => Object.entries(r.busyNsByKhz || {}).reduce((a, [khz, ns]) => a + Number(khz) * ns, 0);
+const runCycles = (r) => cycles(r.busyNsByKhz || {});
 const answered = (r) => r.raw.length - r.censored - (r.errors || 0);
-const work = (r) => cycles(r) / answered(r);
-const worked = (r) => cycles(r) > 0 && answered(r) > 0;
+const work = (r) => runCycles(r) / answered(r);
+const worked = (r) => runCycles(r) > 0 && answered(r) > 0;
 if (d.service.every((p) => worked(p.on) && worked(p.off))) {
   console.log(`   CPU 1's work per request (cycles), on against off, per pair: ${d.service.map((p) => `${(work(p.on) / work(p.off)).toFixed(2)}x`).join(', ')}`);
 }
