@@ -114,8 +114,7 @@ new PerformanceObserver((list) => {
 
 // Queue-Boost's monitor in the running session (0 without one): what it
 // cost (its looks and wake-ups on the loop's CPU) beside what it did.
-function monitorCounts() {
-  const q = eb.stats().queue;
+function monitorCounts(q) {
   return { iterations: q.iterations, samples: q.samples, wakeups: q.monitorWakeups, arrivals: q.monitorArrivals, boosts: q.boosts,
     byLength: q.byLength, byHeadOfLine: q.byHeadOfLine, byOverload: q.byOverload, boostedMs: q.boostedMs };
 }
@@ -123,13 +122,13 @@ function monitorCounts() {
 // The Queue-Boost options of the session running now (null without one):
 // a run records what its policy meant, since a policy's name outlives the
 // package's defaults (eb-queue's changed on 2026-11-28).
-function queueOptions() {
-  const q = eb.stats().queue;
+function queueOptions(q) {
   return q.enabled ? { queueFactor: q.queueFactor, bursts: q.bursts, headOfLine: q.headOfLine, sampleUs: q.sampleUs, maxDelayMs: q.maxDelayMs } : null;
 }
 
 function counts() {
-  const c = { ...acc, oracle: oracleHints, v8gc: { ...v8gc }, monitor: monitorCounts(), queueOptions: queueOptions() };
+  const q = eb.stats().queue;
+  const c = { ...acc, oracle: oracleHints, v8gc: { ...v8gc }, monitor: monitorCounts(q), queueOptions: queueOptions(q) };
   if (base) {
     const n = sessionCounts();
     c.gc += n.gc - base.gc;
