@@ -29,7 +29,8 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, guestKernel } = require('../experiment/cpu1');
+const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, guestKernel, cpu1Activity, taskTicks, tasksDelta } =
+  require('../experiment/cpu1');
 const agent = require('../experiment/agent-client').agentFrom('DEMO_AGENT', 'scripts/demo.sh');
 
 const [OUT, SECS_ARG] = process.argv.slice(2);
@@ -51,6 +52,16 @@ const SECS = Number(SECS_ARG || 20);
 const OVERLOAD_SECS = Math.max(3, Math.round(SECS * 1.5));
 const REPS = Number(process.env.DEMO_REPS || 4);
 const LOAD = Number(process.env.DEMO_LOAD || 0.6);
+// For investigations, not the newcomer's demo (scripts/demo.sh passes them
+// through): DEMO_KINDS, the loads to run (default both); DEMO_ARMS, the
+// sides of each pair: off and on, and 'gov' (eventboost's governor with
+// the hooks off: no client, so 0 hints, like off), in an order rotated by
+// pair.  report.js compares off and on; a 'gov' side is printed beside.
+const KINDS = (process.env.DEMO_KINDS || 'service,overload').split(',');
+const ARMS = (process.env.DEMO_ARMS || 'off,on').split(',');
+for (const k of KINDS) if (!['service', 'overload'].includes(k)) throw new Error(`DEMO_KINDS: '${k}' is not service or overload`);
+for (const a of ARMS) if (!['off', 'on', 'gov'].includes(a)) throw new Error(`DEMO_ARMS: '${a}' is not off, on or gov`);
+if (!ARMS.includes('off') || !ARMS.includes('on')) throw new Error('DEMO_ARMS must include off and on');
 const TOP = path.resolve(__dirname, '..');
 const app = '/tmp/demo-app';
 const PORT = 8080;
@@ -87,14 +98,46 @@ function governor(g) {
 
 const pct = (s, q) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 
-// eb: 'off' (the base clock, 2.6 GHz, under the userspace governor: no
-// client can move it) or 'all' (eventboost's governor and hooks).
-async function measure(kind, eb, seed) {
-  governor(eb === 'off' ? { gov: 'userspace', khz: 2600000 } : { gov: 'eventboost' });
+// The service's threads' CPU time (ns, /proc/PID/task/TID/schedstat, which
+// counts what interrupts took while they ran): {tid: [name, ns]}.  Node's
+// helper threads share the process's name; the main thread's tid is its pid.
+let servicePid = 0;
+function serviceThreads() {
+  const out = {};
+  for (const tid of fs.readdirSync(`/proc/${servicePid}/task`)) {
+    try {
+      const comm = fs.readFileSync(`/proc/${servicePid}/task/${tid}/comm`, 'utf8').trim();
+      const ns = Number(fs.readFileSync(`/proc/${servicePid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      out[tid] = [Number(tid) === servicePid ? 'main' : comm, ns];
+    } catch { /* the thread exited */ }
+  }
+  return out;
+}
+// What each kind of thread ran between two readings (ns): the main thread
+// (the event loop, JS, GC pauses), the monitor (eventboost-mon), and the
+// helpers by name.
+function threadsDelta(before, after) {
+  const by = {};
+  for (const [tid, [name, ns]] of Object.entries(after)) by[name] = (by[name] || 0) + ns - (before[tid] ? before[tid][1] : 0);
+  return by;
+}
+
+// arm: 'off' (the base clock, 2.6 GHz, under the userspace governor: no
+// client can move it), 'gov' (eventboost's governor, the hooks off) or
+// 'on' (eventboost's governor and hooks).
+async function measure(kind, arm, seed) {
+  governor(arm === 'off' ? { gov: 'userspace', khz: 2600000 } : { gov: 'eventboost' });
+  const eb = arm === 'on' ? 'all' : 'off';
   const pol = get(CONTROL, `/policy?eb=${eb}&oracle=0&gc=0`);
   if (eb !== 'off' && !pol.active) throw new Error(`eventboost inactive: ${pol.reason}`);
   const h0 = get(CONTROL, '/stats').hints;
   get(PORT, '/trace');
+  // What ran on CPU 1 and which tasks ran (ticks, by thread name): the
+  // work a request splits into the service's threads, the monitor's, the
+  // kernel's and the interrupts'.
+  const a0 = cpu1Activity();
+  const k0 = taskTicks();
+  const th0 = serviceThreads();
   const b0 = busy();
   const t0 = timeInState();
   const i0 = idleUs(0);
@@ -115,6 +158,9 @@ async function measure(kind, eb, seed) {
   const total = Object.values(tis).reduce((a, x) => a + x, 0);
   r.atMax = total ? (tis[4000000] || 0) / total : 0;
   r.busyNsByKhz = delta(b0, busy());
+  r.threadNs = threadsDelta(th0, serviceThreads());
+  r.cpu1 = Object.fromEntries(Object.entries(delta(a0, cpu1Activity())).filter(([, v]) => v));
+  r.tasks = tasksDelta(k0, taskTicks());
   r.hints = get(CONTROL, '/stats').hints - h0;
   r.trace = get(PORT, '/trace');
   r.stats = get(PORT, '/eventboost');
@@ -174,6 +220,7 @@ async function main() {
   // turns they take (see above).
   const child = spawn('taskset', ['-c', '1', process.execPath, '-r', path.join(TOP, 'experiment/control.js'),
     path.join(TOP, 'demo/server.js')], { cwd: app, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  servicePid = child.pid;  // taskset execs node
   for (let i = 0; ; i++) {
     try { sh('wget', ['-q', '-O', '/dev/null', `http://127.0.0.1:${PORT}/light`]); break; } catch {
       if (i > 600) throw new Error('the service did not start');
@@ -206,16 +253,18 @@ async function main() {
   // -icount (demo.json without it: the earlier testbed, load in the guest).
   const res = { testbed: 'host', guest: guestKernel(), secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE,
     cpu0BusyMax: CPU0_BUSY_MAX, capacity: cap, rate: RATE, warmUp: {}, warmMin: WARM_MIN, warmMax: WARM_MAX,
-    warmTolerance: WARM_TOLERANCE, service: [], overload: [] };
-  for (const kind of ['service', 'overload']) {
+    warmTolerance: WARM_TOLERANCE, arms: ARMS, service: [], overload: [] };
+  const ARM_NAME = { off: 'eventboost off', on: 'eventboost on', gov: "eventboost's governor, hooks off" };
+  for (const kind of KINDS) {
     res.warmUp[kind] = await warmUp(kind);
     for (let rep = 0; rep < REPS; rep++) {
-      const order = rep % 2 ? ['all', 'off'] : ['off', 'all'];
+      // Pair k starts with side k mod n: off, on alternate with two sides.
+      const order = ARMS.map((_, i) => ARMS[(rep + i) % ARMS.length]);
       const pair = {};
-      for (const eb of order) {
-        log(`${kind} ${rep + 1}/${REPS}: eventboost ${eb === 'off' ? 'off' : 'on'}`);
-        const r = await measure(kind, eb, 100 + rep);
-        pair[eb === 'off' ? 'off' : 'on'] = r;
+      for (const arm of order) {
+        log(`${kind} ${rep + 1}/${REPS}: ${ARM_NAME[arm]}`);
+        const r = await measure(kind, arm, 100 + rep);
+        pair[arm] = r;
         log(`  p99 ${r.p99.toFixed(1)} ms, ${r.rps.toFixed(1)} requests/s, CPU 0 busy ${(100 * r.cpu0Busy).toFixed(1)}%`);
       }
       res[kind].push(pair);

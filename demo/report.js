@@ -93,6 +93,18 @@ function table(pairs, rows) {
 const majors = (runs) => runs.reduce((a, r) => a + r.trace.gc.filter((g) => g[2] === 4).length, 0);
 const gcMs = (runs) => runs.reduce((a, r) => a + r.trace.gc.reduce((b, g) => b + g[1], 0), 0);
 
+// CPU 1's cycles (busy time at each clock; the emulated steal counts as
+// busy at the clock it slowed) per open-loop request answered: the same
+// arrivals should cost the same work either way.
+const runCycles = (r) => cycles(r.busyNsByKhz || {});
+const answered = (r) => r.raw.length - r.censored - (r.errors || 0);
+const work = (r) => runCycles(r) / answered(r);
+const worked = (r) => runCycles(r) > 0 && answered(r) > 0;
+// The warm-up runs before pair 1 (demo.json from 2026-11-28, evening: one
+// run; from the next commit, runs until the work a request settles): left
+// out of every figure; their work shows what they absorbed.
+const warmUps = (kind) => [].concat((d.warmUp || {})[kind] || []);
+
 const host = d.testbed === 'host';
 if (host) {
   console.log('\n=== The demo service under load (all of it on CPU 1, the load from the host, CPU 0 idle; emulated DVFS:');
@@ -103,67 +115,68 @@ if (host) {
   console.log('    THE EARLIER TESTBED: the load and V8\'s helper threads on CPU 0, which breaks the emulated clock');
   console.log('    (docs/measurements.md): these figures are not to be trusted.');
 }
-console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson, one in five heavy), ` +
-  `${Math.round(d.load * 100)}% of its capacity at 2.6 GHz (${f1(d.capacity)}/s), ${d.secs} s per run; ` +
-  'every scheduled request counted.');
-const n = (side) => d.service.reduce((a, p) => a + p[side].raw.length, 0);
-console.log(`   pooled over the pairs (${n('off')} requests off, ${n('on')} on; each run's own figure in brackets):`);
-table(d.service, [['latency p50 (ms)', pooled.p50], ['latency p99 (ms)', pooled.p99], ['latency mean (ms)', pooled.mean],
-  ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
-const side = (s) => d.service.map((p) => p[s]);
-console.log(`   the service's GCs: ${majors(side('off'))} major (mark-compact) off, ${majors(side('on'))} on; ` +
-  `${f1(gcMs(side('off')))} ms and ${f1(gcMs(side('on')))} ms of GC in all`);
-// CPU 1's cycles (busy time at each clock; the emulated steal counts as
-// busy at the clock it slowed) per request answered: the same arrivals
-// should cost the same work either way.
-const runCycles = (r) => cycles(r.busyNsByKhz || {});
-const answered = (r) => r.raw.length - r.censored - (r.errors || 0);
-const work = (r) => runCycles(r) / answered(r);
-const worked = (r) => runCycles(r) > 0 && answered(r) > 0;
-if (d.service.every((p) => worked(p.on) && worked(p.off))) {
-  console.log(`   CPU 1's work per request (cycles), on against off, per pair: ${d.service.map((p) => `${(work(p.on) / work(p.off)).toFixed(2)}x`).join(', ')}`);
+if (d.service.length) {
+  console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson, one in five heavy), ` +
+    `${Math.round(d.load * 100)}% of its capacity at 2.6 GHz (${f1(d.capacity)}/s), ${d.secs} s per run; ` +
+    'every scheduled request counted.');
+  const n = (side) => d.service.reduce((a, p) => a + p[side].raw.length, 0);
+  console.log(`   pooled over the pairs (${n('off')} requests off, ${n('on')} on; each run's own figure in brackets):`);
+  table(d.service, [['latency p50 (ms)', pooled.p50], ['latency p99 (ms)', pooled.p99], ['latency mean (ms)', pooled.mean],
+    ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
+  const side = (s) => d.service.map((p) => p[s]);
+  console.log(`   the service's GCs: ${majors(side('off'))} major (mark-compact) off, ${majors(side('on'))} on; ` +
+    `${f1(gcMs(side('off')))} ms and ${f1(gcMs(side('on')))} ms of GC in all`);
+  if (d.service.every((p) => worked(p.on) && worked(p.off))) {
+    console.log(`   CPU 1's work per request (cycles), on against off, per pair: ${d.service.map((p) => `${(work(p.on) / work(p.off)).toFixed(2)}x`).join(', ')}`);
+  }
+  // An investigation's third side (DEMO_ARMS with gov): eventboost's
+  // governor without the hooks, against off, in the same pairs.
+  if (d.service.every((p) => p.gov && worked(p.gov) && worked(p.off))) {
+    console.log(`   eventboost's governor with the hooks off, against off, per pair: work a request ` +
+      `${d.service.map((p) => `${(work(p.gov) / work(p.off)).toFixed(2)}x`).join(', ')}; p99 ` +
+      `${d.service.map((p) => pctS(pooled.p99([p.gov]) / pooled.p99([p.off]) - 1)).join(', ')}; hints ${d.service.reduce((a, p) => a + p.gov.hints, 0)}`);
+  }
+  if (warmUps('service').length) {
+    // Against the off runs of pairs 2 on: pair 1's is the one a warm-up
+    // that fell short leaves its excess in (docs/evidence/2026-11-28-demo-warm-up).
+    const later = side('off').slice(1);
+    const first = d.service[0].off;
+    const wus = warmUps('service');
+    const rel = [...wus, first, ...later].every(worked) && later.length
+      ? `; work a request, each against the mean of the later pairs' off runs: ${wus.map((r) => `${(work(r) / mean(later.map(work))).toFixed(2)}x`).join(', ')}, ` +
+        `then pair 1's off run ${(work(first) / mean(later.map(work))).toFixed(2)}x` : '';
+    console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off, pair 1's arrivals; not measured): ` +
+      `p99 ${wus.map((r) => f1(r.p99)).join(', ')} ms${rel}`);
+  }
+  const cens = d.service.reduce((a, p) => a + p.on.censored + p.off.censored, 0);
+  const failed = d.service.reduce((a, p) => a + (p.on.errors || 0) + (p.off.errors || 0), 0);
+  if (cens || failed) {
+    console.log(`   ${cens} requests not answered by the deadline and ${failed} failed (each counted at its run's worst latency)`);
+  }
+  console.log('   eventboost on vs off:');
+  compare(d.service, pooled.p99, 'p99 latency');
+  compare(d.service, pooled.mean, 'mean latency');
 }
-// The warm-up runs before pair 1 (demo.json from 2026-11-28, evening: one
-// run; from the next commit, runs until the work a request settles): left
-// out of every figure; their work shows what they absorbed.
-const warmUps = (kind) => [].concat((d.warmUp || {})[kind] || []);
-if (warmUps('service').length) {
-  // Against the off runs of pairs 2 on: pair 1's is the one a warm-up
-  // that fell short leaves its excess in (docs/evidence/2026-11-28-demo-warm-up).
-  const later = side('off').slice(1);
-  const first = d.service[0].off;
-  const wus = warmUps('service');
-  const rel = [...wus, first, ...later].every(worked) && later.length
-    ? `; work a request, each against the mean of the later pairs' off runs: ${wus.map((r) => `${(work(r) / mean(later.map(work))).toFixed(2)}x`).join(', ')}, ` +
-      `then pair 1's off run ${(work(first) / mean(later.map(work))).toFixed(2)}x` : '';
-  console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off, pair 1's arrivals; not measured): ` +
-    `p99 ${wus.map((r) => f1(r.p99)).join(', ')} ms${rel}`);
-}
-const cens = d.service.reduce((a, p) => a + p.on.censored + p.off.censored, 0);
-const failed = d.service.reduce((a, p) => a + (p.on.errors || 0) + (p.off.errors || 0), 0);
-if (cens || failed) {
-  console.log(`   ${cens} requests not answered by the deadline and ${failed} failed (each counted at its run's worst latency)`);
-}
-console.log('   eventboost on vs off:');
-compare(d.service, pooled.p99, 'p99 latency');
-compare(d.service, pooled.mean, 'mean latency');
 
-console.log(`\n2. Overload: closed-loop wrk${host ? ' (on the host)' : ''}, 8 connections, ${d.overloadSecs} s per run: the loop never waits.`);
-if (warmUps('overload').length) {
-  const wus = warmUps('overload');
-  console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off; not measured): ` +
-    `${wus.map((r) => f1(r.rps)).join(', ')} requests/s, p99 ${wus.map((r) => f1(r.p99)).join(', ')} ms`);
+if (d.overload.length) {
+  console.log(`\n2. Overload: closed-loop wrk${host ? ' (on the host)' : ''}, 8 connections, ${d.overloadSecs} s per run: the loop never waits.`);
+  if (warmUps('overload').length) {
+    const wus = warmUps('overload');
+    console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off; not measured): ` +
+      `${wus.map((r) => f1(r.rps)).join(', ')} requests/s, p99 ${wus.map((r) => f1(r.p99)).join(', ')} ms`);
+  }
+  console.log('   mean over the pairs (each run\'s own figure in brackets):');
+  table(d.overload, [['requests/s', meanOf('rps')], ['latency p50 (ms)', meanOf('p50')], ['latency p99 (ms)', meanOf('p99')],
+    ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
+  console.log('   eventboost on vs off:');
+  compare(d.overload, meanOf('rps'), 'throughput', false);
+  compare(d.overload, meanOf('p99'), 'p99 latency');
 }
-console.log('   mean over the pairs (each run\'s own figure in brackets):');
-table(d.overload, [['requests/s', meanOf('rps')], ['latency p50 (ms)', meanOf('p50')], ['latency p99 (ms)', meanOf('p99')],
-  ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
-console.log('   eventboost on vs off:');
-compare(d.overload, meanOf('rps'), 'throughput', false);
-compare(d.overload, meanOf('p99'), 'p99 latency');
 
-const last = d.service[d.service.length - 1].on;
+const measured = d.service.length ? d.service : d.overload;
+const last = measured[measured.length - 1].on;
 const st = last.stats;
-console.log('\n=== What eventboost did (the last open-loop run with it on)\n');
+console.log(`\n=== What eventboost did (the last ${d.service.length ? 'open-loop' : 'overload'} run with it on)\n`);
 if (!st || !st.active) {
   console.log(`eventboost was not active in the service: ${st ? st.reason : 'no stats'}`);
   process.exit(1);
@@ -174,15 +187,18 @@ console.log(`GC-Boost: ${st.gc.boosts} boosts over ${st.gc.count} GCs (${f1(st.g
   `${f1(st.gc.markingMs)} ms in marking cycles); Queue-Boost: ${st.queue.boosts} boosts ` +
   `(${st.queue.byLength} by queue length, ${st.queue.byHeadOfLine} by head-of-line time, ${st.queue.byOverload} by overload)`);
 const all = [...d.service, ...d.overload];
-const offHints = all.reduce((a, p) => a + p.off.hints, 0) + [...warmUps('service'), ...warmUps('overload')].reduce((a, r) => a + r.hints, 0);
+// The sides that must see no hint: off, and the governor without hooks.
+const unhinted = (p) => ['off', 'gov'].filter((s) => p[s]);
+const offHints = all.reduce((a, p) => a + unhinted(p).reduce((b, s) => b + p[s].hints, 0), 0) + [...warmUps('service'), ...warmUps('overload')].reduce((a, r) => a + r.hints, 0);
 console.log(`hints the service sent in that run: ${last.hints}; runs with eventboost off (warm-ups too) sent ${offHints} (must be 0)`);
 // CPU 0's busy share per run (the earlier testbed did not record it).
 const disturbed = [];
 if (host) {
-  const busy0 = all.flatMap((p) => [p.off.cpu0Busy, p.on.cpu0Busy]);
+  const sides = (p) => ['off', 'on', 'gov'].filter((s) => p[s]);
+  const busy0 = all.flatMap((p) => sides(p).map((s) => p[s].cpu0Busy));
   for (const kind of ['service', 'overload']) {
     d[kind].forEach((p, i) => {
-      for (const s of ['off', 'on']) {
+      for (const s of sides(p)) {
         if (!(p[s].cpu0Busy <= d.cpu0BusyMax)) disturbed.push(`${kind} ${i + 1}/${d.reps} eventboost ${s}: CPU 0 busy ${f1(100 * p[s].cpu0Busy)}%`);
       }
     });

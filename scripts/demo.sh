@@ -54,9 +54,13 @@ step "boot a QEMU guest ($kver, TCG, 2 CPUs, the load from the host) and run the
 # to 5 warm-up runs, an open-loop run SECONDS long and an overload run 1.5
 # times that; three times their sum, and 15 minutes for the rest (2850 s
 # at the defaults; a run takes 11 minutes).
-limit=$((900 + 3 * (2 * reps + 5) * 5 * secs / 2))
+# DEMO_ARMS and DEMO_KINDS are for investigations (demo/driver.js).
+arms=${DEMO_ARMS:-off,on}
+sides=$(($(tr -cd , <<<"$arms" | wc -c) + 1))
+limit=$((900 + 3 * (sides * reps + 5) * 5 * secs / 2))
 scripts/guest.sh "$kver" "$out" "$limit" \
 	env DEMO_REPS="$reps" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" \
+	DEMO_ARMS="$arms" DEMO_KINDS="${DEMO_KINDS:-service,overload}" \
 	sh "$top/demo/run_in_guest.sh" "$kver" "$top" "$out" "$secs"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "demo: failed (files in $out)" >&2
