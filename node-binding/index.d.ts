@@ -25,9 +25,10 @@ export interface StartOptions {
    */
   sampleUs?: number;
   /**
-   * Queue-Boost's overload bound in ms (1..60000): a loop kept from its queue this
-   * long (its own CPU time) is boosted whatever the averages say.
-   * Default 100.
+   * Queue-Boost's overload bound in ms (1..60000): a loop that has used this much of
+   * its own CPU time since its poll last blocked (one long callback, or iterations that
+   * each found work ready: a saturated loop) is boosted whatever the averages say, until
+   * it waits again. Default 100.
    */
   maxDelayMs?: number;
   /**
@@ -97,7 +98,8 @@ export interface Stats {
      *  from its vote to its end (kernel.boostedMs is what the core saw). */
     boostedNow: boolean;
     boostedMs: number;
-    /** Boosts started by the queue length, the head-of-line time, and the overload bound. */
+    /** Boosts started by the queue length, the head-of-line time, and the overload bound (one
+     *  callback, or iterations that never waited, past maxDelayMs of the loop's CPU time). */
     byLength: number;
     byHeadOfLine: number;
     byOverload: number;
@@ -110,6 +112,9 @@ export interface Stats {
     avgLength: number;
     avgBusyUs: number;
     iterations: number;
+    /** Of iterations, those whose poll blocked (the loop waited for work): a saturated loop's
+     *  stay put while its iterations grow. */
+    waits: number;
     samples: number;
     monitorWakeups: number;
     /** Of monitorWakeups, those for work arriving at a waiting loop, or (headOfLine 'waiting')

@@ -198,6 +198,7 @@ function stats() {
       avgLength: q ? q.avgLength : 0,
       avgBusyUs: q ? q.avgBusyUs : 0,
       iterations: q ? q.iterations : 0,
+      waits: q ? q.waits : 0,
       samples: q ? q.samples : 0,
       monitorWakeups: q ? q.wakeups : 0,
       monitorArrivals: q ? q.arrivals : 0,

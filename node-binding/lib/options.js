@@ -33,8 +33,9 @@ const QUEUE_FACTOR_MIN = 1;
 const QUEUE_FACTOR_MAX = 100;
 const SAMPLE_US_MIN = 100;
 const SAMPLE_US_MAX = 1000000;
-// Queue-Boost's overload bound: the loop kept from its queue this long (its
-// own CPU time) boosts whatever the averages say.
+// Queue-Boost's overload bound: a loop that has used this much of its own
+// CPU time since its poll last blocked (one callback, or iterations that
+// each found work ready) boosts whatever the averages say.
 const MAX_DELAY_MS_MIN = 1;
 const MAX_DELAY_MS_MAX = 60000;
 

@@ -142,6 +142,14 @@ struct QueueMonitor::Shared {
   // that follow.
   std::atomic<uint64_t> prepare_cpu{0};
   std::atomic<uint64_t> prepare_cpu_seq{0};
+  // The loop thread's CPU time where its poll last blocked (published at
+  // the check after the wait; at the first prepare before any wait): the
+  // overload bound counts the CPU time used since, whether in one long
+  // callback or in iterations that each found work ready and never waited
+  // (a saturated loop), so that a saturated service is not left at its
+  // base clock.  Node enables the idle-time metric this rests on
+  // (UV_METRICS_IDLE_TIME) on every loop it runs.
+  std::atomic<uint64_t> wait_cpu{0};
 
   // Loop thread only.
   uint64_t prepare_ns = 0, idle_at_prepare = 0, events_at_prepare = 0;
@@ -172,6 +180,7 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> by_overload{0}, refused{0}, errors{0}, samples{0};
   std::atomic<uint64_t> wakeups{0}, renewed{0};
   std::atomic<uint64_t> arrivals{0};  // wake-ups for work arriving (watch)
+  std::atomic<uint64_t> waits{0};     // iterations whose poll blocked
 
   // The monitor wakes the loop after each vote it casts (BeginBoost()):
   // an eventfd of its own, not a uv_async_t, whose eventfd libuv shares
@@ -442,6 +451,18 @@ uint64_t HolDue(const QueueMonitor::Shared* s) {
   return t;
 }
 
+// The nearer of @at (0: none) and the overload bound across iterations:
+// max_delay_ns of the loop's CPU time after its poll last blocked
+// (wait_cpu), where that is still ahead of @cpu.
+uint64_t NearerSaturation(const QueueMonitor::Shared* s, uint64_t cpu,
+                          uint64_t at) {
+  uint64_t w = s->wait_cpu.load(std::memory_order_acquire);
+  if (!w) return at;
+  uint64_t bound = w + s->max_delay_ns;
+  if (bound <= cpu) return at;
+  return !at || bound < at ? bound : at;
+}
+
 // Arms the CPU-time timer to fire when the loop thread's CPU clock reads
 // @at.  Absolute: an arm either thread computed a moment before it was
 // made (preempted in between on the shared core) fires early, never late.
@@ -659,7 +680,7 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   // arrival at the working loop is what boosts, or the overload bound.
   bool past_hol = s->hol_waiting && hol >= due && hol < s->max_delay_ns;
   if (past_hol) due = s->max_delay_ns;
-  uint64_t at = due > hol ? cpu + (due - hol) : 0;
+  uint64_t at = NearerSaturation(s, cpu, due > hol ? cpu + (due - hol) : 0);
   DropEdgesAfterBoost(s);
   // Not while the loop's set is ready (an arm would fire at once, and
   // again at each look): refused, the boost is asked again at
@@ -680,7 +701,7 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   // Without the CPU-time timer (timer_create failed) the bound is looked
   // at after as much wall-clock time, which CPU time never outruns.
   if (at && !s->timer_ready.load(std::memory_order_relaxed)) {
-    uint64_t left = due - hol > s->sample_ns ? due - hol : s->sample_ns;
+    uint64_t left = at - cpu > s->sample_ns ? at - cpu : s->sample_ns;
     if (!timeout || timeout > left) timeout = left;
   }
   SleepWatching(s, at, timeout);
@@ -755,7 +776,10 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // wait either (an immediate's chain) are not published: those are the
   // saturated loop's, timed from a look.
   bool may_wait = PollHasLeaveToBlock(s->loop, timeout);
-  bool exact = timed || s->waited || (may_wait && !s->returned_at_once);
+  // The first iteration since start() is where the overload bound counts
+  // from until the loop first waits (wait_cpu).
+  bool first = seq == 1;
+  bool exact = first || timed || s->waited || (may_wait && !s->returned_at_once);
   s->timed_poll = timeout != 0;
   // Where the next iteration begins, for a monitor that may not look for a
   // while (one system call).
@@ -764,6 +788,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     s->prepare_cpu.store(cpu, std::memory_order_relaxed);
     s->prepare_cpu_seq.store(seq, std::memory_order_release);
   }
+  if (first && cpu) s->wait_cpu.store(cpu, std::memory_order_release);
   s->in_poll.store(true);
   // The first iteration wakes the monitor, which waits for it to begin.
   if (s->seq.fetch_add(1) == 0) WakeMonitor(s);
@@ -776,7 +801,8 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the nearer bound of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
-  if (asleep && timed && cpu) ArmHolTimerAt(s, cpu + HolDue(s));
+  if (asleep && timed && cpu)
+    ArmHolTimerAt(s, NearerSaturation(s, cpu, cpu + HolDue(s)));
   bool boosted = s->boosted_since.load(std::memory_order_acquire) != 0;
   // Events ready now are what the poll returns at once: a backlog that
   // formed while the last iteration ran.  With slow iterations the loop
@@ -855,14 +881,25 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   // brings (up to one bound late).  Later than the iteration's start by
   // the poll phase's callbacks: the monitor keeps an earlier start it saw
   // (the look an arrival woke it for, or one during the wait).
+  // The CPU time where the wait was (the loop used none during it) is
+  // where the overload bound counts from now: the prepare's, published
+  // just before the poll, or the one read here, later by the poll phase's
+  // callbacks.
   uint64_t seq = s->seq.load(std::memory_order_relaxed);
-  if (s->waited &&
-      (s->prepare_cpu_seq.load(std::memory_order_relaxed) & ~kAtCheck) != seq) {
-    uint64_t cpu = LoopCpuNs(s);
-    if (cpu) {
-      s->prepare_cpu.store(cpu, std::memory_order_relaxed);
-      s->prepare_cpu_seq.store(seq | kAtCheck, std::memory_order_release);
+  if (s->waited) {
+    s->waits.fetch_add(1, std::memory_order_relaxed);
+    uint64_t cpu;
+    if ((s->prepare_cpu_seq.load(std::memory_order_relaxed) & ~kAtCheck) !=
+        seq) {
+      cpu = LoopCpuNs(s);
+      if (cpu) {
+        s->prepare_cpu.store(cpu, std::memory_order_relaxed);
+        s->prepare_cpu_seq.store(seq | kAtCheck, std::memory_order_release);
+      }
+    } else {
+      cpu = s->prepare_cpu.load(std::memory_order_relaxed);
     }
+    if (cpu) s->wait_cpu.store(cpu, std::memory_order_release);
   }
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
@@ -996,6 +1033,11 @@ void QueueMonitor::Monitor(Shared* s) {
 
     s->samples.fetch_add(1, std::memory_order_relaxed);
     uint64_t hol = cpu - hol_base;
+    // The loop's CPU time since its poll last blocked: past the overload
+    // bound, the loop is saturated whatever each iteration's length.
+    uint64_t wait_cpu = s->wait_cpu.load(std::memory_order_acquire);
+    uint64_t unwaited = wait_cpu && cpu > wait_cpu ? cpu - wait_cpu : 0;
+    bool overloaded = hol >= s->max_delay_ns || unwaited >= s->max_delay_ns;
     int length = CountReady(s->backend_fd);
     double avg_length = s->avg_events_x256.load() / 256.0;
     double avg_busy = double(s->avg_busy_ns.load());
@@ -1007,7 +1049,7 @@ void QueueMonitor::Monitor(Shared* s) {
       bool by_length = warm && length >= 2 && length > s->factor * avg_length;
       bool by_hol = warm && hol >= threshold &&
                     (!s->hol_waiting || WorkWaits(s, length));
-      bool by_overload = hol >= s->max_delay_ns;
+      bool by_overload = overloaded;
       if (by_length || by_hol || by_overload) {
         Why why = by_length ? Why::kLength
                   : by_hol  ? Why::kHeadOfLine
@@ -1027,7 +1069,7 @@ void QueueMonitor::Monitor(Shared* s) {
       // to wait again.
       bool hold = seq == s->boost_seq.load(std::memory_order_relaxed) ||
                   (length >= 2 && length > avg_length) ||
-                  double(hol) > avg_busy || hol >= s->max_delay_ns ||
+                  double(hol) > avg_busy || overloaded ||
                   s->last_busy_ns.load(std::memory_order_relaxed) >=
                       (threshold < s->max_delay_ns ? threshold : s->max_delay_ns);
       if (!hold) {
@@ -1203,6 +1245,7 @@ QueueMonitor::Counters QueueMonitor::counters() const {
   c.samples = s->samples.load();
   c.wakeups = s->wakeups.load();
   c.arrivals = s->arrivals.load();
+  c.waits = s->waits.load();
   c.renewed = s->renewed.load();
   c.iterations = s->iterations.load();
   c.boosted_now = since != 0;

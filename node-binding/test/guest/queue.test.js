@@ -242,7 +242,9 @@ test('Queue-Boost: a burst that arrives while the loop is busy boosts by length 
 const net = require('node:net');
 const { Worker } = require('node:worker_threads');
 pin(process.pid, 1);
-const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
+// The overload bound out of the way (a loop that never waits crosses it
+// across iterations): this is about the length signal.
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 60000 });
 if (!s.active) throw new Error(s.reason);
 // The loop never waits: 20 ms callbacks back to back, the typical
 // iteration.  Bursts of ready connections arrive in the middle of one and
@@ -426,11 +428,13 @@ setImmediate(startup);
 test('Queue-Boost: a saturated loop below the thresholds hardly wakes the monitor, and a long callback in it still boosts', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
+// The overload bound out of the way: a loop that never waits crosses it
+// across iterations (the test after the overload test below).
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 60000 });
 if (!s.active) throw new Error(s.reason);
 // Back-to-back 20 ms callbacks: the loop never waits, nothing arrives, and
-// no iteration reaches the head-of-line threshold (2.5x the typical one) or
-// the overload bound (100 ms).  The monitor, on the loop's own core, has
+// no iteration reaches the head-of-line threshold (2.5x the typical one).
+// The monitor, on the loop's own core, has
 // nothing to find; every look it takes is time the loop's core spends on
 // it.  Then one callback of 7.5x the typical one (spin() counts the
 // process's CPU time, of which V8's threads on this CPU may take a share):
@@ -473,7 +477,9 @@ setImmediate(tick);
 test('Queue-Boost: a stream of arrivals into a busy loop does not wake the monitor', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival' });
+// The overload bound out of the way: a loop that never waits crosses it
+// across iterations, and a boost held is looked at.
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 60000 });
 if (!s.active) throw new Error(s.reason);
 // Back-to-back 20 ms callbacks, and a writer on CPU 0 putting a byte into a
 // pipe every millisecond (a busy wait: under TCG a timer that fine would
@@ -661,8 +667,9 @@ server.listen(0, '127.0.0.1', () => {
 test('Queue-Boost: with a monitor that rarely looks, a long callback is still boosted while it runs', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-// The overload bound out of the way: this is about the head-of-line signal.
-const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 1000 });
+// The overload bound out of the way (a loop that never waits crosses it
+// across iterations): this is about the head-of-line signal.
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 60000 });
 if (!s.active) throw new Error(s.reason);
 // 20 ms callbacks back to back (the typical iteration), and now and then
 // one of 200 ms: over the head-of-line threshold (2.5x the typical
@@ -844,8 +851,9 @@ setTimeout(round, 400);
 // outlive the check).
 test("Queue-Boost: with headOfLine 'waiting', a long callback is boosted only once work waits behind it", async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
-// The overload bound out of the way: this is about the head-of-line signal.
-const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 2000, headOfLine: 'waiting' });
+// The overload bound out of the way (a loop that never waits crosses it
+// across iterations): this is about the head-of-line signal.
+const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 60000, headOfLine: 'waiting' });
 if (!s.active) throw new Error(s.reason);
 // The loop on CPU 1, the monitor on CPU 0 beside the peer, so that an
 // arrival it watches for wakes it at once.
@@ -1249,4 +1257,63 @@ setImmediate(tick);
   assert.ok(st.byOverload >= 1, JSON.stringify(st));
   // Held while the overload lasts.
   assert.ok(seen.slice(-5).every((x) => x.boostedNow), JSON.stringify(seen.map((x) => x.boostedNow)));
+});
+
+// Closed-loop overload as make demo's wrk makes it: iterations far below
+// every bound, each finding work ready, the loop never waiting.  Only the
+// loop's CPU time since it last waited shows it (before 2026-12-01 the
+// overload bound counted one iteration's time, and this loop ran at its
+// base clock).
+test('Queue-Boost: a loop saturated by short callbacks that never waits is boosted, until it waits', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+// 10 ms callbacks back to back (immediates): no iteration nears the
+// head-of-line threshold (5x the typical one) or the overload bound
+// (100 ms), but after ten of them the loop has gone 100 ms of its CPU time
+// without waiting.
+const seen = [];
+let i = 0;
+const tick = () => {
+  own(10);
+  seen.push(snap());
+  if (++i < 60) setImmediate(tick);
+  else afterWait(() => { console.log(JSON.stringify({ seen, after: snap() })); process.exit(0); });
+};
+setImmediate(tick);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { seen, after } = r.json[0];
+  const last = seen[seen.length - 1];
+  t.diagnostic(JSON.stringify(after));
+  // The loop never waited while the callbacks ran.
+  assert.strictEqual(last.waits, seen[0].waits, JSON.stringify(last));
+  assert.ok(last.byOverload >= 1, JSON.stringify(last));
+  // Held while the loop stays saturated: the last 20 callbacks ended boosted.
+  assert.ok(seen.slice(-20).every((x) => x.boostedNow), JSON.stringify(seen.map((x) => x.boostedNow)));
+  // And over once it waits.
+  assert.ok(after.waits > last.waits && !after.boostedNow, JSON.stringify(after));
+});
+
+// The other side: the same callbacks with a short wait between them (a
+// loop busy some 80% of the time) is not overloaded.
+test('Queue-Boost: a loop that waits between short callbacks is not boosted by the overload bound', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+let i = 0;
+const tick = () => {
+  own(10);
+  if (++i < 60) setTimeout(tick, 2);
+  else console.log(JSON.stringify(snap()));
+};
+setTimeout(tick, 2);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const st = r.json[0];
+  t.diagnostic(JSON.stringify(st));
+  assert.ok(st.waits >= 50, JSON.stringify(st));
+  assert.strictEqual(st.byOverload, 0, JSON.stringify(st));
 });
