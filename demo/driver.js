@@ -52,16 +52,19 @@ const SECS = Number(SECS_ARG || 20);
 const OVERLOAD_SECS = Math.max(3, Math.round(SECS * 1.5));
 const REPS = Number(process.env.DEMO_REPS || 4);
 const LOAD = Number(process.env.DEMO_LOAD || 0.6);
-// For investigations, not the newcomer's demo (scripts/demo.sh passes them
-// through): DEMO_KINDS, the loads to run (default both); DEMO_ARMS, the
-// sides of each pair: off and on, and 'gov' (eventboost's governor with
-// the hooks off: no client, so 0 hints, like off), in an order rotated by
-// pair.  report.js compares off and on; a 'gov' side is printed beside.
+// The sides of each pair, in an order rotated by pair: off and on, and for
+// the open loop 'gov', eventboost's governor with the hooks off (no client,
+// so no hint, which report.js asserts as for off).  With no hint at all it
+// had a p99 44.7% below off's (demo/runs/2026-12-01-split-1): on against
+// gov is what the boosts add.  For investigations (scripts/demo.sh passes
+// them through): DEMO_ARMS sets the sides of both loads, DEMO_KINDS the
+// loads to run (default both).
 const KINDS = (process.env.DEMO_KINDS || 'service,overload').split(',');
-const ARMS = (process.env.DEMO_ARMS || 'off,on').split(',');
+const ARMS = process.env.DEMO_ARMS ? process.env.DEMO_ARMS.split(',') : null;
+const armsOf = (kind) => ARMS || (kind === 'service' ? ['off', 'gov', 'on'] : ['off', 'on']);
 for (const k of KINDS) if (!['service', 'overload'].includes(k)) throw new Error(`DEMO_KINDS: '${k}' is not service or overload`);
-for (const a of ARMS) if (!['off', 'on', 'gov'].includes(a)) throw new Error(`DEMO_ARMS: '${a}' is not off, on or gov`);
-if (!ARMS.includes('off') || !ARMS.includes('on')) throw new Error('DEMO_ARMS must include off and on');
+for (const a of ARMS || []) if (!['off', 'on', 'gov'].includes(a)) throw new Error(`DEMO_ARMS: '${a}' is not off, on or gov`);
+if (ARMS && (!ARMS.includes('off') || !ARMS.includes('on'))) throw new Error('DEMO_ARMS must include off and on');
 const TOP = path.resolve(__dirname, '..');
 const app = '/tmp/demo-app';
 const PORT = 8080;
@@ -253,13 +256,14 @@ async function main() {
   // -icount (demo.json without it: the earlier testbed, load in the guest).
   const res = { testbed: 'host', guest: guestKernel(), secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE,
     cpu0BusyMax: CPU0_BUSY_MAX, capacity: cap, rate: RATE, warmUp: {}, warmMin: WARM_MIN, warmMax: WARM_MAX,
-    warmTolerance: WARM_TOLERANCE, arms: ARMS, service: [], overload: [] };
+    warmTolerance: WARM_TOLERANCE, arms: { service: armsOf('service'), overload: armsOf('overload') }, service: [], overload: [] };
   const ARM_NAME = { off: 'eventboost off', on: 'eventboost on', gov: "eventboost's governor, hooks off" };
   for (const kind of KINDS) {
     res.warmUp[kind] = await warmUp(kind);
     for (let rep = 0; rep < REPS; rep++) {
       // Pair k starts with side k mod n: off, on alternate with two sides.
-      const order = ARMS.map((_, i) => ARMS[(rep + i) % ARMS.length]);
+      const arms = armsOf(kind);
+      const order = arms.map((_, i) => arms[(rep + i) % arms.length]);
       const pair = {};
       for (const arm of order) {
         log(`${kind} ${rep + 1}/${REPS}: ${ARM_NAME[arm]}`);

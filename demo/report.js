@@ -55,19 +55,20 @@ const pooled = {
 const meanOf = (k) => (runs) => mean(runs.map((r) => r[k]));
 
 
-function change(pairs, stat) {
-  return stat(pairs.map((p) => p.on)) / stat(pairs.map((p) => p.off)) - 1;
+// Side @a against side @b (on against off unless said).
+function change(pairs, stat, a = 'on', b = 'off') {
+  return stat(pairs.map((p) => p[a])) / stat(pairs.map((p) => p[b])) - 1;
 }
 
-function compare(pairs, stat, what, lowerIsBetter = true) {
-  const est = change(pairs, stat);
+function compare(pairs, stat, what, lowerIsBetter = true, a = 'on', b = 'off') {
+  const est = change(pairs, stat, a, b);
   const rand = rng(1);
   const bs = [];
-  for (let i = 0; i < 2000; i++) bs.push(change(pairs.map(() => pairs[Math.floor(rand() * pairs.length)]), stat));
+  for (let i = 0; i < 2000; i++) bs.push(change(pairs.map(() => pairs[Math.floor(rand() * pairs.length)]), stat, a, b));
   bs.sort((a, b) => a - b);
   const lo = q(bs, 0.025);
   const hi = q(bs, 0.975);
-  const per = pairs.map((p) => stat([p.on]) / stat([p.off]) - 1);
+  const per = pairs.map((p) => stat([p[a]]) / stat([p[b]]) - 1);
   let verdict = 'not resolved';
   if (pairs.length < 3) verdict += ' (fewer than 3 pairs)';
   else if (hi < 0) verdict = `lower, ${lowerIsBetter ? 'better' : 'worse'}`;
@@ -76,15 +77,18 @@ function compare(pairs, stat, what, lowerIsBetter = true) {
     `per pair ${per.map(pctS).join(', ')}`);
 }
 
+// The sides' columns: off, the governor alone where the pairs have it, on.
 function table(pairs, rows) {
   const pad = (s, n) => String(s).padEnd(n);
-  console.log(`  ${pad('', 24)}${pad('eventboost off', 26)}eventboost on`);
+  const sides = ['off', 'gov', 'on'].filter((s) => pairs.every((p) => p[s]));
+  const head = { off: 'eventboost off', gov: 'its governor alone', on: 'eventboost on' };
+  console.log(`  ${pad('', 24)}${sides.map((s) => pad(head[s], 26)).join('')}`.trimEnd());
   for (const [label, stat] of rows) {
     const cell = (side) => {
       const runs = pairs.map((p) => p[side]);
       return `${f1(stat(runs))} (runs ${range(runs.map((r) => stat([r])))})`;
     };
-    console.log(`  ${pad(label, 24)}${pad(cell('off'), 26)}${cell('on')}`);
+    console.log(`  ${pad(label, 24)}${sides.map((s) => pad(cell(s), 26)).join('')}`.trimEnd());
   }
 }
 
@@ -108,7 +112,8 @@ const warmUps = (kind) => [].concat((d.warmUp || {})[kind] || []);
 const host = d.testbed === 'host';
 if (host) {
   console.log('\n=== The demo service under load (all of it on CPU 1, the load from the host, CPU 0 idle; emulated DVFS:');
-  console.log(`    base 2.6 GHz, boost 4.0 GHz; ${d.reps} pairs of runs per load, off and on in alternating order)`);
+  console.log(`    base 2.6 GHz, boost 4.0 GHz; ${d.reps} pairs of runs per load, off and on in alternating order` +
+    `${d.service.length && d.service.every((p) => p.gov) ? ";\n    the open loop's with a third side, eventboost's governor alone, in an order rotated by pair" : ''})`);
 } else {
   console.log('\n=== The demo service under load (its event loop on CPU 1; emulated DVFS: base 2.6 GHz, boost 4.0 GHz;');
   console.log(`    guest clock by instruction count, -icount; ${d.reps} pairs of runs per load, off and on in alternating order)`);
@@ -120,7 +125,8 @@ if (d.service.length) {
     `${Math.round(d.load * 100)}% of its capacity at 2.6 GHz (${f1(d.capacity)}/s), ${d.secs} s per run; ` +
     'every scheduled request counted.');
   const n = (side) => d.service.reduce((a, p) => a + p[side].raw.length, 0);
-  console.log(`   pooled over the pairs (${n('off')} requests off, ${n('on')} on; each run's own figure in brackets):`);
+  console.log(`   pooled over the pairs (${n('off')} requests off, ${d.service.every((p) => p.gov) ? `${n('gov')} with the governor alone, ` : ''}` +
+    `${n('on')} on; each run's own figure in brackets):`);
   table(d.service, [['latency p50 (ms)', pooled.p50], ['latency p99 (ms)', pooled.p99], ['latency mean (ms)', pooled.mean],
     ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
   const side = (s) => d.service.map((p) => p[s]);
@@ -132,9 +138,7 @@ if (d.service.length) {
   // An investigation's third side (DEMO_ARMS with gov): eventboost's
   // governor without the hooks, against off, in the same pairs.
   if (d.service.every((p) => p.gov && worked(p.gov) && worked(p.off))) {
-    console.log(`   eventboost's governor with the hooks off, against off, per pair: work a request ` +
-      `${d.service.map((p) => `${(work(p.gov) / work(p.off)).toFixed(2)}x`).join(', ')}; p99 ` +
-      `${d.service.map((p) => pctS(pooled.p99([p.gov]) / pooled.p99([p.off]) - 1)).join(', ')}; hints ${d.service.reduce((a, p) => a + p.gov.hints, 0)}`);
+    console.log(`   its governor alone against off, per pair: ${d.service.map((p) => `${(work(p.gov) / work(p.off)).toFixed(2)}x`).join(', ')}`);
   }
   if (warmUps('service').length) {
     // Against the off runs of pairs 2 on: pair 1's is the one a warm-up
@@ -156,6 +160,17 @@ if (d.service.length) {
   console.log('   eventboost on vs off:');
   compare(d.service, pooled.p99, 'p99 latency');
   compare(d.service, pooled.mean, 'mean latency');
+  // The governor alone moved the p99 with no hint at all (demo/runs/
+  // 2026-12-01-split-1: -44.7% against off): what the boosts add is on
+  // against it.
+  if (d.service.every((p) => p.gov)) {
+    console.log("   eventboost's governor alone (hooks off, no hint) vs off:");
+    compare(d.service, pooled.p99, 'p99 latency', true, 'gov', 'off');
+    compare(d.service, pooled.mean, 'mean latency', true, 'gov', 'off');
+    console.log("   eventboost on vs its governor alone (what the hooks' boosts add):");
+    compare(d.service, pooled.p99, 'p99 latency', true, 'on', 'gov');
+    compare(d.service, pooled.mean, 'mean latency', true, 'on', 'gov');
+  }
 }
 
 if (d.overload.length) {
