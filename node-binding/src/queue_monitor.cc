@@ -150,6 +150,11 @@ struct QueueMonitor::Shared {
   // base clock.  Node enables the idle-time metric this rests on
   // (UV_METRICS_IDLE_TIME) on every loop it runs.
   std::atomic<uint64_t> wait_cpu{0};
+  // The seq of an iteration whose prepare ended a boost because its poll
+  // was about to block: until its check wait_cpu is the run's old start,
+  // and the saturation it shows is over.  A prediction the check finds
+  // wrong (work came first: the poll returned at once) wakes the monitor.
+  std::atomic<uint64_t> wait_expected{0};
 
   // Loop thread only.
   uint64_t prepare_ns = 0, idle_at_prepare = 0, events_at_prepare = 0;
@@ -839,6 +844,7 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     // (no timer, no watch): woken now, it looks once and sleeps on the
     // head-of-line timer and the watch, instead of missing what comes next
     // until its look is due.  The look it would take then is taken now.
+    if (boosted) s->wait_expected.store(seq, std::memory_order_relaxed);
     if (boosted && EndBoost(s, now)) WakeMonitor(s);
     if (watch) WatchArrivals(s);
     else if (awaited) UnwatchAfterWait(s);
@@ -886,6 +892,9 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   // just before the poll, or the one read here, later by the poll phase's
   // callbacks.
   uint64_t seq = s->seq.load(std::memory_order_relaxed);
+  if (!s->waited &&
+      s->wait_expected.load(std::memory_order_relaxed) == seq)
+    WakeMonitor(s);
   if (s->waited) {
     s->waits.fetch_add(1, std::memory_order_relaxed);
     uint64_t cpu;
@@ -1034,10 +1043,14 @@ void QueueMonitor::Monitor(Shared* s) {
     s->samples.fetch_add(1, std::memory_order_relaxed);
     uint64_t hol = cpu - hol_base;
     // The loop's CPU time since its poll last blocked: past the overload
-    // bound, the loop is saturated whatever each iteration's length.
+    // bound, the loop is saturated whatever each iteration's length.  Not
+    // while a wait its prepare expects has not reached its check (wait_cpu
+    // is the old run's start until then).
     uint64_t wait_cpu = s->wait_cpu.load(std::memory_order_acquire);
     uint64_t unwaited = wait_cpu && cpu > wait_cpu ? cpu - wait_cpu : 0;
-    bool overloaded = hol >= s->max_delay_ns || unwaited >= s->max_delay_ns;
+    bool saturated = unwaited >= s->max_delay_ns &&
+                     !(in_poll && s->wait_expected.load(std::memory_order_relaxed) == seq);
+    bool overloaded = hol >= s->max_delay_ns || saturated;
     int length = CountReady(s->backend_fd);
     double avg_length = s->avg_events_x256.load() / 256.0;
     double avg_busy = double(s->avg_busy_ns.load());
@@ -1049,7 +1062,10 @@ void QueueMonitor::Monitor(Shared* s) {
       bool by_length = warm && length >= 2 && length > s->factor * avg_length;
       bool by_hol = warm && hol >= threshold &&
                     (!s->hol_waiting || WorkWaits(s, length));
-      bool by_overload = overloaded;
+      // A loop blocked in its poll is not saturated, whatever wait_cpu
+      // says before its check: the look after a sleep, refused or not,
+      // asks (two system calls, only at such a crossing).
+      bool by_overload = hol >= s->max_delay_ns || (saturated && !LoopWaits(s));
       if (by_length || by_hol || by_overload) {
         Why why = by_length ? Why::kLength
                   : by_hol  ? Why::kHeadOfLine
@@ -1132,6 +1148,10 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
                         unsigned test_sleep_delay_us) {
   int fd = uv_backend_fd(loop);
   if (fd < 0) return -ENOTSUP;
+  // The overload bound across iterations rests on libuv's idle-time metric
+  // (OnCheck): Node enables it on every loop it runs; on a loop without it
+  // no wait would ever be seen.  Setting a flag, and idempotent.
+  uv_loop_configure(loop, UV_METRICS_IDLE_TIME);
 
   auto* s = new Shared();
   s->loop = loop;

@@ -89,7 +89,9 @@ test('Queue-Boost: a callback that blocks the loop boosts; the boost ends when t
   h.clear();
   const r = await h.runNode(h.PRELUDE + `
 const fs = require('node:fs');
-const s = eb.start({ gc: false });
+// The overload bound out of the way: the 300 immediates never let the loop
+// wait, and under TCG they can pass 100 ms of its CPU time.
+const s = eb.start({ gc: false, maxDelayMs: 60000 });
 if (!s.active) throw new Error(s.reason);
 pin(process.pid, 1);
 let i = 0;
@@ -116,10 +118,7 @@ setImmediate(tick);
   assert.strictEqual(r.code, 0, r.err);
   const { stats: st, cur } = r.json[0];
   assert.ok(st.queue.boosts >= 1, JSON.stringify(st.queue));
-  // By the head-of-line time, or by the overload bound: the 300 immediates
-  // before it never let the loop wait either (under TCG they can pass
-  // 100 ms of its CPU time).
-  assert.ok(st.queue.byHeadOfLine + st.queue.byOverload >= 1, JSON.stringify(st.queue));
+  assert.ok(st.queue.byHeadOfLine >= 1, JSON.stringify(st.queue));
   assert.strictEqual(st.queue.errors, 0);
   assert.strictEqual(st.queue.boostedNow, false, 'drained loop holds no boost');
   assert.ok(st.queue.boostedMs > 0);

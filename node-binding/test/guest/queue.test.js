@@ -1292,8 +1292,46 @@ setImmediate(tick);
   assert.ok(last.byOverload >= 1, JSON.stringify(last));
   // Held while the loop stays saturated: the last 20 callbacks ended boosted.
   assert.ok(seen.slice(-20).every((x) => x.boostedNow), JSON.stringify(seen.map((x) => x.boostedNow)));
-  // And over once it waits.
+  // Looked at as a boosted monitor looks: about once per typical
+  // iteration, not a spin.
+  const held = seen.length - 20;
+  assert.ok(last.monitorWakeups - seen[held].monitorWakeups <= 2 * (last.iterations - seen[held].iterations), JSON.stringify({ at: seen[held], last }));
+  // And over once it waits, with no boost begun at that wait (before its
+  // check the loop's last wait is still the saturated run's start: a look
+  // then once took the run for still going, and voted again).
   assert.ok(after.waits > last.waits && !after.boostedNow, JSON.stringify(after));
+  assert.strictEqual(after.byOverload, last.byOverload, JSON.stringify({ last, after }));
+});
+
+// Saturated under a budget that refuses, then idle: the monitor must not
+// take the idle loop for the saturated one it last saw, asking the kernel
+// again every 16 samples or boosting once the budget frees.
+test('Queue-Boost: after a saturation the budget refused, an idle loop is left alone', async (t) => {
+  h.tunable(1, 'budget_pct', 10); // a process may hold 5% of each 1 s window
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+let i = 0;
+const tick = () => {
+  own(10);
+  if (++i < 60) return setImmediate(tick);
+  // 600 ms saturated, past the budget's 50 ms; now idle for 1.5 s.
+  const atIdle = snap();
+  setTimeout(() => { console.log(JSON.stringify({ atIdle, after: snap() })); process.exit(0); }, 1500);
+};
+setImmediate(tick);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { atIdle, after } = r.json[0];
+  const d = (k) => after[k] - atIdle[k];
+  t.diagnostic(`saturated: ${atIdle.byOverload} overload boosts, ${atIdle.refused} refused; idle: ` +
+    `${d('boosts')} boosts, ${d('refused')} refused, ${d('monitorWakeups')} wake-ups`);
+  // The test's premise: the saturation was boosted, then refused.
+  assert.ok(atIdle.byOverload >= 1 && atIdle.refused >= 1, JSON.stringify(atIdle));
+  assert.strictEqual(d('boosts'), 0, JSON.stringify({ atIdle, after }));
+  assert.ok(d('refused') <= 1, JSON.stringify({ atIdle, after }));
+  assert.ok(d('monitorWakeups') <= 5, JSON.stringify({ atIdle, after }));
 });
 
 // The other side: the same callbacks with a short wait between them (a
