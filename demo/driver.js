@@ -42,7 +42,7 @@ const [OUT, SECS_ARG] = process.argv.slice(2);
 // p99 pooled over 4 pairs rests on ~12), and the demo's 16 runs still
 // take about 10 minutes.  (The first run measured a capacity of 42.6/s:
 // ~530 requests per run, 8.5 minutes in all; with the warm-ups below,
-// make demo takes 11-12 minutes.)
+// make demo took 11-12 minutes; with the open loop's third side, 14-16.)
 const SECS = Number(SECS_ARG || 20);
 // The overload's runs are half as long again as the open loop's (30 s by
 // default; 10 s until 2026-11-26): a 10 s run's p99 swung from -66% to

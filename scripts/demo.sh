@@ -6,9 +6,9 @@
 # DEMO_REPS (4) pairs of runs each, the open loop's with a third side,
 # eventboost's governor alone (demo/driver.js).  DEMO_SECONDS sets an
 # open-loop run's length (default 20; the overload's is 1.5 times it).  Then the
-# service's tail profile, on the host (demo/profile-host.js).  About 11-12
-# minutes in all on an otherwise idle 2-core host (667-701 s, 2026-11-28,
-# three runs with the warm-ups).  It needs host ports 18089 (the load agent;
+# service's tail profile, on the host (demo/profile-host.js).  About 14-16
+# minutes in all on an otherwise idle 2-core host (851-951 s, 2026-12-01,
+# three runs with the warm-ups and the third side).  It needs host ports 18089 (the load agent;
 # DEMO_AGENT_PORT moves it), 18080 and 18081 (DEMO_PROFILE_PORT) free.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -50,11 +50,11 @@ export EB_GUEST_APPEND=$EB_TESTBED_APPEND  # no PTI (lib.sh says why)
 export EB_QEMU_OPTS="-netdev user,id=ebnet,hostfwd=tcp:127.0.0.1:18080-:8080 -device virtio-net-pci,netdev=ebnet"
 trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT
 eb_start_agent "$agent_port" "$out/load-agent.log" || exit 1
-step "boot a QEMU guest ($kver, TCG, 2 CPUs, the load from the host) and run the demo (about 11 minutes)"
+step "boot a QEMU guest ($kver, TCG, 2 CPUs, the load from the host) and run the demo (about 14 minutes)"
 # The guest's time limit grows with the runs: per load REPS pairs and up
 # to 5 warm-up runs, an open-loop run SECONDS long and an overload run 1.5
-# times that; three times their sum, and 15 minutes for the rest (2850 s
-# at the defaults; a run takes 11 minutes).
+# times that; three times their sum, and 15 minutes for the rest (3090 s
+# at the defaults; a run takes 14-16 minutes).
 # The open loop's pairs have three sides (off, eventboost's governor alone,
 # on), the overload's two; DEMO_ARMS, for investigations, sets both
 # (demo/driver.js), as DEMO_KINDS the loads.
