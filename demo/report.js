@@ -112,8 +112,8 @@ const warmUps = (kind) => [].concat((d.warmUp || {})[kind] || []);
 const host = d.testbed === 'host';
 if (host) {
   console.log('\n=== The demo service under load (all of it on CPU 1, the load from the host, CPU 0 idle; emulated DVFS:');
-  console.log(`    base 2.6 GHz, boost 4.0 GHz; ${d.reps} pairs of runs per load, off and on in alternating order` +
-    `${d.service.length && d.service.every((p) => p.gov) ? ";\n    the open loop's with a third side, eventboost's governor alone, in an order rotated by pair" : ''})`);
+  console.log(`    base 2.6 GHz, boost 4.0 GHz; ${d.reps} pairs of runs per load, their sides in an order rotated by pair` +
+    `${d.service.length && d.service.every((p) => p.gov) ? ";\n    the open loop's with a third side, eventboost's governor alone" : ''})`);
 } else {
   console.log('\n=== The demo service under load (its event loop on CPU 1; emulated DVFS: base 2.6 GHz, boost 4.0 GHz;');
   console.log(`    guest clock by instruction count, -icount; ${d.reps} pairs of runs per load, off and on in alternating order)`);
@@ -130,8 +130,11 @@ if (d.service.length) {
   table(d.service, [['latency p50 (ms)', pooled.p50], ['latency p99 (ms)', pooled.p99], ['latency mean (ms)', pooled.mean],
     ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
   const side = (s) => d.service.map((p) => p[s]);
-  console.log(`   the service's GCs: ${majors(side('off'))} major (mark-compact) off, ${majors(side('on'))} on; ` +
-    `${f1(gcMs(side('off')))} ms and ${f1(gcMs(side('on')))} ms of GC in all`);
+  // The sides every pair has: off, the governor alone where run, on.
+  const sides = ['off', 'gov', 'on'].filter((s) => d.service.every((p) => p[s]));
+  const sideName = { off: 'off', gov: 'with the governor alone', on: 'on' };
+  console.log(`   the service's GCs: ${sides.map((s) => `${majors(side(s))} major (mark-compact) ${sideName[s]}`).join(', ')}; ` +
+    `${sides.map((s) => `${f1(gcMs(side(s)))} ms`).join(', ')} of GC in all`);
   if (d.service.every((p) => worked(p.on) && worked(p.off))) {
     console.log(`   CPU 1's work per request (cycles), on against off, per pair: ${d.service.map((p) => `${(work(p.on) / work(p.off)).toFixed(2)}x`).join(', ')}`);
   }
@@ -152,8 +155,8 @@ if (d.service.length) {
     console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off, pair 1's arrivals; not measured): ` +
       `p99 ${wus.map((r) => f1(r.p99)).join(', ')} ms${rel}`);
   }
-  const cens = d.service.reduce((a, p) => a + p.on.censored + p.off.censored, 0);
-  const failed = d.service.reduce((a, p) => a + (p.on.errors || 0) + (p.off.errors || 0), 0);
+  const cens = d.service.reduce((a, p) => a + sides.reduce((b, s) => b + p[s].censored, 0), 0);
+  const failed = d.service.reduce((a, p) => a + sides.reduce((b, s) => b + (p[s].errors || 0), 0), 0);
   if (cens || failed) {
     console.log(`   ${cens} requests not answered by the deadline and ${failed} failed (each counted at its run's worst latency)`);
   }
@@ -205,7 +208,8 @@ const all = [...d.service, ...d.overload];
 // The sides that must see no hint: off, and the governor without hooks.
 const unhinted = (p) => ['off', 'gov'].filter((s) => p[s]);
 const offHints = all.reduce((a, p) => a + unhinted(p).reduce((b, s) => b + p[s].hints, 0), 0) + [...warmUps('service'), ...warmUps('overload')].reduce((a, r) => a + r.hints, 0);
-console.log(`hints the service sent in that run: ${last.hints}; runs with eventboost off (warm-ups too) sent ${offHints} (must be 0)`);
+console.log(`hints the service sent in that run: ${last.hints}; runs with eventboost off${all.some((p) => p.gov) ? ' or its governor alone' : ''} ` +
+  `(warm-ups too) sent ${offHints} (must be 0)`);
 // CPU 0's busy share per run (the earlier testbed did not record it).
 const disturbed = [];
 if (host) {
