@@ -1329,14 +1329,15 @@ setImmediate(tick);
     `${d('boosts')} boosts, ${d('refused')} refused, ${d('monitorWakeups')} wake-ups`);
   // The test's premise: the saturation was boosted, then refused.
   assert.ok(atIdle.byOverload >= 1 && atIdle.refused >= 1, JSON.stringify(atIdle));
-  // Before the fix: a boost once the budget freed, and 9 refusals in the
-  // 1.5 s.  A few refusals at the start are the saturation's own end: the
-  // snapshot is taken in its last callback, and a look while the loop is
-  // still runnable on its way to the wait cannot tell it from a saturated
-  // one (6.1, Node 22: 2 refusals, 3 wake-ups; 6.12, Node 20: 1 and 3).
+  // Before the fix: a boost once the budget freed, and 9 refusals and 13
+  // wake-ups in the 1.5 s.  A few refusals at the start are the
+  // saturation's own end: the snapshot is taken in its last callback, and
+  // a look while the loop is still runnable on its way to the wait cannot
+  // tell it from a saturated one (1-3 refusals and 3-5 wake-ups in the
+  // 6.1 and 6.12 guests, 2026-12-01).
   assert.strictEqual(d('boosts'), 0, JSON.stringify({ atIdle, after }));
-  assert.ok(d('refused') <= 4, JSON.stringify({ atIdle, after }));
-  assert.ok(d('monitorWakeups') <= 8, JSON.stringify({ atIdle, after }));
+  assert.ok(d('refused') <= 6, JSON.stringify({ atIdle, after }));
+  assert.ok(d('monitorWakeups') <= 10, JSON.stringify({ atIdle, after }));
 });
 
 // The other side: the same callbacks with a short wait between them (a
