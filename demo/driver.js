@@ -116,14 +116,6 @@ function serviceThreads() {
   }
   return out;
 }
-// What each kind of thread ran between two readings (ns): the main thread
-// (the event loop, JS, GC pauses), the monitor (eventboost-mon), and the
-// helpers by name.
-function threadsDelta(before, after) {
-  const by = {};
-  for (const [tid, [name, ns]] of Object.entries(after)) by[name] = (by[name] || 0) + ns - (before[tid] ? before[tid][1] : 0);
-  return by;
-}
 
 // arm: 'off' (the base clock, 2.6 GHz, under the userspace governor: no
 // client can move it), 'gov' (eventboost's governor, the hooks off) or
@@ -161,7 +153,9 @@ async function measure(kind, arm, seed) {
   const total = Object.values(tis).reduce((a, x) => a + x, 0);
   r.atMax = total ? (tis[4000000] || 0) / total : 0;
   r.busyNsByKhz = delta(b0, busy());
-  r.threadNs = threadsDelta(th0, serviceThreads());
+  // By name (tasksDelta, as for every task's ticks): the main thread (the
+  // event loop, JS, GC pauses), the monitor (eventboost-mon), the helpers.
+  r.threadNs = tasksDelta(th0, serviceThreads());
   r.cpu1 = Object.fromEntries(Object.entries(delta(a0, cpu1Activity())).filter(([, v]) => v));
   r.tasks = tasksDelta(k0, taskTicks());
   r.hints = get(CONTROL, '/stats').hints - h0;

@@ -77,10 +77,13 @@ function compare(pairs, stat, what, lowerIsBetter = true, a = 'on', b = 'off') {
     `per pair ${per.map(pctS).join(', ')}`);
 }
 
-// The sides' columns: off, the governor alone where the pairs have it, on.
+// The sides every pair has: off, the governor alone where run, on.
+const sidesOf = (pairs) => ['off', 'gov', 'on'].filter((s) => pairs.every((p) => p[s]));
+
+// The sides' columns.
 function table(pairs, rows) {
   const pad = (s, n) => String(s).padEnd(n);
-  const sides = ['off', 'gov', 'on'].filter((s) => pairs.every((p) => p[s]));
+  const sides = sidesOf(pairs);
   const head = { off: 'eventboost off', gov: 'its governor alone', on: 'eventboost on' };
   console.log(`  ${pad('', 24)}${sides.map((s) => pad(head[s], 26)).join('')}`.trimEnd());
   for (const [label, stat] of rows) {
@@ -130,8 +133,7 @@ if (d.service.length) {
   table(d.service, [['latency p50 (ms)', pooled.p50], ['latency p99 (ms)', pooled.p99], ['latency mean (ms)', pooled.mean],
     ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
   const side = (s) => d.service.map((p) => p[s]);
-  // The sides every pair has: off, the governor alone where run, on.
-  const sides = ['off', 'gov', 'on'].filter((s) => d.service.every((p) => p[s]));
+  const sides = sidesOf(d.service);
   const sideName = { off: 'off', gov: 'with the governor alone', on: 'on' };
   console.log(`   the service's GCs: ${sides.map((s) => `${majors(side(s))} major (mark-compact) ${sideName[s]}`).join(', ')}; ` +
     `${sides.map((s) => `${f1(gcMs(side(s)))} ms`).join(', ')} of GC in all`);
