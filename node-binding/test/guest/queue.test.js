@@ -232,9 +232,15 @@ function finish() {
   t.diagnostic(JSON.stringify(window));
   // The default wakes about once per arrival here (about 40 of 40); the
   // threshold mode for a look now and then (a GC, a slow TCG iteration
-  // crossing the threshold).
+  // crossing the threshold).  A crossing is a boost, and a boost brings up
+  // to three wake-ups (the timer's, the boosted look, its end): in a TCG
+  // guest one 3 ms callback crosses the 10 ms floor when the loop thread's
+  // CPU clock takes one of its steps of up to 100 ms (QEMU's round-robin
+  // period): the window had a boost in 3 of 8 runs (6.1, 6.12 and 7.2
+  // guests, 2026-12-02).
   assert.strictEqual(window.arrivalWakeups, 0, JSON.stringify(window));
-  assert.ok(window.wakeups * 4 <= window.arrivals, JSON.stringify(window));
+  assert.ok(window.boosts <= 3, JSON.stringify(window));
+  assert.ok(window.wakeups * 4 <= window.arrivals + 12 * window.boosts, JSON.stringify(window));
 });
 
 test('Queue-Boost: a burst that arrives while the loop is busy boosts by length while it runs', async (t) => {
@@ -565,8 +571,11 @@ writer.stdout.on('data', (d) => {
 
 test('Queue-Boost: work arriving while an I/O callback runs does not wake the monitor', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
-// The bounds out of the way (TCG's slow iterations): this is about arrivals.
-const s = eb.start({ gc: false, queueFactor: 2.5, bursts: 'arrival', maxDelayMs: 60000, sampleUs: 10000 });
+// The bounds out of the way (TCG's slow iterations, and a thread's CPU
+// clock that moves in steps of up to 100 ms while the other vCPU holds
+// QEMU's one thread: at factor 2.5 one step in a 20 ms callback crosses
+// the threshold): this is about arrivals.
+const s = eb.start({ gc: false, queueFactor: 20, bursts: 'arrival', maxDelayMs: 60000, sampleUs: 10000 });
 if (!s.active) throw new Error(s.reason);
 // The loop thread on CPU 1, the monitor on CPU 0: an unpinned service's
 // monitor runs beside its loop, and looks while the loop's callbacks run.
