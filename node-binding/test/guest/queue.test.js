@@ -9,6 +9,16 @@ const h = require('./helpers');
 
 test.beforeEach(() => h.governEverything({ maxBoostUs: 5000000 }));
 
+// The guests' clock steps: two vCPUs share one QEMU thread, which one of
+// them may hold for up to 100 ms (TCG's round-robin period), while the
+// guest's clocks move on.  A thread on the other vCPU then sees its CPU
+// clock jump by up to 100 ms at once: a short callback can cross a
+// head-of-line threshold, a 2 ms wait be used up before the poll, and the
+// schedstat clock own() reads with Node < 23.9 stand still through several
+// steps (one own(10) ran 280 ms: 6.1 guest, Node 22, 2026-12-01).  spin()
+// ends at once after a step.  Tests of other signals keep their bounds
+// clear of one.
+
 // The queue stats and whether the kernel holds the loop core boosted.
 const SNAP = `
 const snap = () => { const s = eb.stats(); return { ...s.queue, kernelBoosted: !!(s.kernel && s.kernel.boosted) }; };
@@ -233,11 +243,9 @@ function finish() {
   // The default wakes about once per arrival here (about 40 of 40); the
   // threshold mode for a look now and then (a GC, a slow TCG iteration
   // crossing the threshold).  A crossing is a boost, and a boost brings up
-  // to three wake-ups (the timer's, the boosted look, its end): in a TCG
-  // guest one 3 ms callback crosses the 10 ms floor when the loop thread's
-  // CPU clock takes one of its steps of up to 100 ms (QEMU's round-robin
-  // period): the window had a boost in 3 of 8 runs (6.1, 6.12 and 7.2
-  // guests, 2026-12-02).
+  // to three wake-ups (the timer's, the boosted look, its end): one 3 ms
+  // callback crosses the 10 ms floor in a clock step (above SNAP), and the
+  // window had a boost in 3 of 8 runs (6.1, 6.12 and 7.2 guests, 2026-12-02).
   assert.strictEqual(window.arrivalWakeups, 0, JSON.stringify(window));
   assert.ok(window.boosts <= 3, JSON.stringify(window));
   assert.ok(window.wakeups * 4 <= window.arrivals + 12 * window.boosts, JSON.stringify(window));
@@ -571,10 +579,9 @@ writer.stdout.on('data', (d) => {
 
 test('Queue-Boost: work arriving while an I/O callback runs does not wake the monitor', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
-// The bounds out of the way (TCG's slow iterations, and a thread's CPU
-// clock that moves in steps of up to 100 ms while the other vCPU holds
-// QEMU's one thread: at factor 2.5 one step in a 20 ms callback crosses
-// the threshold): this is about arrivals.
+// The bounds out of the way (TCG's slow iterations, and the clock steps
+// above SNAP: at factor 2.5 one in a 20 ms callback crosses the
+// threshold): this is about arrivals.
 const s = eb.start({ gc: false, queueFactor: 20, bursts: 'arrival', maxDelayMs: 60000, sampleUs: 10000 });
 if (!s.active) throw new Error(s.reason);
 // The loop thread on CPU 1, the monitor on CPU 0: an unpinned service's
@@ -1276,12 +1283,10 @@ setImmediate(tick);
 test('Queue-Boost: a loop saturated by short callbacks that never waits is boosted, until it waits', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
-// The head-of-line threshold at 20x the typical iteration: in a TCG guest
-// the loop thread's CPU clock moves in steps of up to 100 ms while the
-// other vCPU holds QEMU's one thread.  At 5x (about 90 ms here) a
-// head-of-line boost was once begun after the loop had waited (6.12 guest,
-// Node 20, 2026-12-02; one step in the callback there the likely cause):
-// this is about the overload bound.
+// The head-of-line threshold at 20x the typical iteration, clear of the
+// clock steps above SNAP: at 5x (about 90 ms here) a head-of-line boost was
+// once begun after the loop had waited (6.12 guest, Node 20, 2026-12-02;
+// one step the likely cause).  This is about the overload bound.
 const s = eb.start({ gc: false, queueFactor: 20 });
 if (!s.active) throw new Error(s.reason);
 // 10 ms callbacks back to back (immediates): no iteration nears the
@@ -1356,14 +1361,10 @@ setImmediate(tick);
 
 // The other side: callbacks of the same length with a wait between them (a
 // loop busy half the time) are not overloaded, though their CPU time adds
-// up to one and a half times the bound.  In a TCG guest a thread's CPU clock
-// moves in steps of up to 100 ms while the other vCPU holds QEMU's one
-// thread (its round-robin period): so the work is spin()'s, which ends at
-// once after such a step (own() reads a schedstat clock that can stand still
-// through several: 280 ms for one own(10), 6.1 guest, Node 22, 2026-12-01),
-// the waits are as long as a callback (2 ms ones were often used up before
-// the poll there), and the bound is 1 s, ten such steps without a wait (at
-// 250 ms, 1 run in 8 was boosted).  A monitor that counted across waits
+// up to one and a half times the bound.  For the clock steps above SNAP the
+// work is spin()'s, the waits are as long as a callback (with 2 ms ones and
+// own(), it failed 6 runs of 6 on the 6.1 guest, Node 22), and the bound is
+// 1 s, ten steps without a wait (at 250 ms, 1 run in 8 was boosted).  A monitor that counted across waits
 // crosses it two thirds of the way in.
 test('Queue-Boost: a loop that waits between short callbacks is not boosted by the overload bound', async (t) => {
   const r = await h.runNode(h.PRELUDE + SNAP + `
