@@ -28,11 +28,11 @@ const { t975, pairedAnalysis } = require(path.join(ROOT, 'experiment/paired.js')
 const { schedule, pathChooser } = require(path.join(ROOT, 'experiment/loadgen.js'));
 
 // ---- The runs -----------------------------------------------------------------
-// label, raw file, driver log (the headline run's log is kept with its
-// evidence directory, 2026-11-26-second-full-run, whose README says the
-// committed experiment/raw.json.gz is that run's).
+// label, raw file, driver log (the 2026-11-26 evening run: experiment/'s
+// committed run until 2026-12-02, now with its log in its evidence directory).
 const SOURCES = [
-  { label: 'full-11-26', raw: 'experiment/raw.json.gz', results: 'experiment/results.json',
+  { label: 'full-11-26', raw: 'docs/evidence/2026-11-26-second-full-run/raw.json.gz',
+    results: 'docs/evidence/2026-11-26-second-full-run/results.json',
     log: 'docs/evidence/2026-11-26-second-full-run/driver-log.txt' },
   { label: 'queue-arrivals', dir: 'docs/evidence/2026-11-27-queue-arrivals' },
   { label: 'mixed-work', dir: 'docs/evidence/2026-11-27-mixed-work', extra: true },

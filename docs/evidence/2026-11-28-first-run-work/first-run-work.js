@@ -4,6 +4,10 @@
 // clock) against its repetition's fixed 2.6 GHz run depend on which run came
 // first after the repetition's calibration block (driver.js: `after` null)?
 //   node first-run-work.js [EVIDENCE-DIR...]   (default: every run with an order)
+// first-run-work.txt's row `experiment` is the 2026-11-26 evening run, in
+// experiment/ then and in docs/evidence/2026-11-26-second-full-run/ since
+// 2026-12-02: run today, the script lists it under that name, and the
+// runs committed after 2026-11-28 besides.
 // Per committed run, never pooled across runs (capacities and testbeds differ):
 // the geometric mean of an eventboost policy's work ratio when it ran first,
 // when the reference ran first, and when neither did.
