@@ -1332,9 +1332,10 @@ setImmediate(tick);
 // or, if the budget's 1 s window has just rolled, granted: a boost the
 // loop's next prepare ends before it waits (6.12 guest, CI of e9c742d,
 // 2026-12-02: one such boost, held 66 ms of guest time, likely while TCG
-// ran the other vCPU; 2 runs of 10 had one after that).  So the idle part is counted from a point after the loop waited:
-// 1.5 s from there holds a whole budget window, past which a monitor that
-// still took the loop for saturated boosts.
+// ran the other vCPU; re-run 10 times there, 2 runs had one).  So the idle
+// part is counted from a point after the loop waited: 1.5 s from there
+// holds a whole budget window, past which a monitor that still took the
+// loop for saturated boosts.
 test('Queue-Boost: after a saturation the budget refused, an idle loop is left alone', async (t) => {
   h.tunable(1, 'budget_pct', 10); // a process may hold 5% of each 1 s window
   const r = await h.runNode(h.PRELUDE + SNAP + `
