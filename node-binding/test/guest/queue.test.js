@@ -1401,3 +1401,52 @@ setTimeout(tick, 10);
   assert.ok(st.waits >= 110, JSON.stringify(st));
   assert.strictEqual(st.byOverload, 0, JSON.stringify(st));
 });
+
+// A loop whose callbacks each end in a short wait (the threadpool's answer,
+// a peer's, a timer) is as saturated as one that never waits: the overload
+// count stands through waits shorter than a sample while the loop stays
+// idle less than a tenth of its CPU time, and the boost stays on through
+// them.  Before 2026-12-02 every wait restarted the count, and such a loop
+// ran at its base clock however busy.  Scaled for the clock steps above
+// SNAP: callbacks of 160 ms of the loop's CPU, each followed by a 5 ms
+// timer's wait, a 50 ms sample, a 400 ms bound, and every other thread of
+// the process (V8's, the monitor) on CPU 0.  A wait in the 2026-12-02 CI
+// was an fs.stat's: with Node 24 and 26 the threadpool often answered
+// before the loop polled, and the loop did not wait.
+test('Queue-Boost: a loop saturated by callbacks with short waits between them is boosted, until it waits long', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false, queueFactor: 20, sampleUs: 50000, maxDelayMs: 400 });
+if (!s.active) throw new Error(s.reason);
+for (const tid of require('node:fs').readdirSync('/proc/self/task')) {
+  try { if (Number(tid) !== process.pid) pin(tid, 0); } catch {} // a thread may have ended
+}
+const seen = [];
+let i = 0;
+const tick = () => {
+  own(160);
+  seen.push(snap());
+  if (++i < 25) return setTimeout(tick, 5);
+  // The loop waits long: 300 ms, past the sample.
+  setTimeout(() => { console.log(JSON.stringify({ seen, after: snap() })); process.exit(0); }, 300);
+};
+setTimeout(tick, 5);
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { seen, after } = r.json[0];
+  const last = seen[seen.length - 1];
+  t.diagnostic(JSON.stringify({ boostedAtEnd: seen.map((x) => (x.boostedNow ? 1 : 0)).join(''), last, after }));
+  assert.strictEqual(last.errors, 0, JSON.stringify(last));
+  // The premise: the loop waited between most callbacks (a wait can be used
+  // up before the poll by a clock step).
+  assert.ok(last.waits - seen[0].waits >= 18, JSON.stringify({ first: seen[0], last }));
+  // Boosted by the overload bound, and held: from the 5th callback on (the
+  // bound is crossed in the 3rd), at least 18 of the last 20 ended boosted.
+  assert.ok(last.byOverload >= 1, JSON.stringify(last));
+  assert.ok(seen.slice(-20).filter((x) => x.boostedNow).length >= 18, JSON.stringify(seen.map((x) => x.boostedNow)));
+  // Held through the short waits, not ended before each and begun again
+  // after it.
+  assert.ok(last.keptThroughWaits >= 15 && last.boosts <= 5, JSON.stringify(last));
+  // Over once the loop waited long, in the monitor and in the kernel.
+  assert.ok(!after.boostedNow && !after.kernelBoosted, JSON.stringify(after));
+});
