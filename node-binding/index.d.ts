@@ -28,7 +28,9 @@ export interface StartOptions {
    * Queue-Boost's overload bound in ms (1..60000): a loop that has used this much of
    * its own CPU time since its poll last blocked (one long callback, or iterations that
    * each found work ready: a saturated loop) is boosted whatever the averages say, until
-   * it waits again. Default 100.
+   * it waits again. Waits shorter than sampleUs do not end that time while the loop stays
+   * idle less than a tenth of it: callbacks that each end in a short wait (the threadpool)
+   * are a saturated loop too. Default 100.
    */
   maxDelayMs?: number;
   /**
@@ -99,10 +101,14 @@ export interface Stats {
     boostedNow: boolean;
     boostedMs: number;
     /** Boosts started by the queue length, the head-of-line time, and the overload bound (one
-     *  callback, or iterations that never waited, past maxDelayMs of the loop's CPU time). */
+     *  callback, or iterations that never waited or waited less than sampleUs, past maxDelayMs
+     *  of the loop's CPU time). */
     byLength: number;
     byHeadOfLine: number;
     byOverload: number;
+    /** Times a boost was kept on through a poll of a loop the overload bound holds saturated
+     *  (the wait likely one of its short ones); one that turns out long ends it after sampleUs. */
+    keptThroughWaits: number;
     /** Votes the kernel ended (watchdog, budget) while the backlog lasted,
      *  and the monitor renewed. */
     renewed: number;

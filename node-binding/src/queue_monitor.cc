@@ -150,6 +150,11 @@ struct QueueMonitor::Shared {
   // base clock.  Node enables the idle-time metric this rests on
   // (UV_METRICS_IDLE_TIME) on every loop it runs.
   std::atomic<uint64_t> wait_cpu{0};
+  // The count has stood through exactly one short wait (CountWait()): a
+  // long callback and then a client's FIN, say, not yet a loop whose work
+  // keeps ending in short waits.  The monitor does not take the count for
+  // a saturation then; from the second short wait on it does.
+  std::atomic<bool> one_short_wait{false};
   // The seq of an iteration whose prepare ended a boost because its poll
   // was about to block: until its check wait_cpu is the run's old start,
   // and the saturation it shows is over.  A prediction the check finds
@@ -164,6 +169,17 @@ struct QueueMonitor::Shared {
   bool waited = false;          // this iteration's poll blocked (OnCheck)
   bool timed_poll = false;      // uv_backend_timeout() was not 0 (OnPrepare)
   bool returned_at_once = false;  // and it did not block (OnCheck)
+  // The overload count's short waits (CountWait()): the idle time of those
+  // it stood through, and how many; and the last wait of the service's, how
+  // long it was and the loop's CPU time where it was.
+  uint64_t count_idle_ns = 0;
+  unsigned count_short_waits = 0;
+  uint64_t last_wait_ns = 0, last_wait_cpu = 0;
+  // The boost this iteration's prepare kept through its poll (its
+  // boosted_since; 0: none), and the timer that ends a kept wait that
+  // turns out long (KeepThroughWait()).
+  uint64_t kept_since = 0;
+  uv_timer_t kept_timer;
 
   // Monitor thread only: a boost was held since the last unboosted sleep.
   bool after_boost = false;
@@ -186,6 +202,7 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> wakeups{0}, renewed{0};
   std::atomic<uint64_t> arrivals{0};  // wake-ups for work arriving (watch)
   std::atomic<uint64_t> waits{0};     // iterations whose poll blocked
+  std::atomic<uint64_t> kept{0};      // boosts kept through a poll
 
   // The monitor wakes the loop after each vote it casts (BeginBoost()):
   // an eventfd of its own, not a uv_async_t, whose eventfd libuv shares
@@ -354,11 +371,13 @@ void NoteRefusal(QueueMonitor::Shared* s, int err, uint64_t now) {
   s->refused_until.store(now + 16 * s->sample_ns, std::memory_order_relaxed);
 }
 
-// Whether there was a boost to end.
-bool EndBoost(QueueMonitor::Shared* s, uint64_t now) {
+// Whether there was a boost to end.  @only: end the boost begun then, not
+// one begun after it (the monitor may have ended that one and begun
+// another meanwhile); 0: whichever is held.
+bool EndBoost(QueueMonitor::Shared* s, uint64_t now, uint64_t only = 0) {
   std::lock_guard<std::mutex> lock(s->vote);
   uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
-  if (!since) return false;
+  if (!since || (only && since != only)) return false;
   // Ending a vote fails only where voting did (a device that refuses the
   // client); count it so that stats() shows it.
   int err = eb_queue_idle(s->client);
@@ -717,6 +736,90 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   if (awaiting && !s->awaiting.exchange(false)) Drain(s->wake_fd);
 }
 
+// Whether the overload count (wait_cpu), at the loop's CPU time @cpu, is
+// past its bound and has stood through the short waits of a loop whose
+// work keeps ending in them (CountWait()).
+bool CountSaturated(const QueueMonitor::Shared* s, uint64_t cpu) {
+  uint64_t w = s->wait_cpu.load(std::memory_order_relaxed);
+  return s->count_short_waits >= 2 && w && cpu >= w + s->max_delay_ns;
+}
+
+// At a prepare whose poll may block, with a boost held: whether it stays
+// on through the wait.  It does while the overload count says the loop is
+// saturated and the loop has worked ten times its last wait since that
+// wait: the wait is likely one of its short ones (the threadpool's answer,
+// a timer), and ending the boost before each and voting again after it
+// would cost two ioctls and two wake-ups of the monitor per callback.  A
+// wait that turns out long ends it: the package's timer, unref'd, ends
+// the poll one sample (sampleUs, rounded up to libuv's milliseconds) and
+// a millisecond into it, and the check ends the boost (CountWait()).  So a
+// saturation's end holds the core boosted for about one sample of idle
+// time; a wait cut short by other work, a little work and another wait
+// end it at the next prepare (not ten times the wait's work).
+bool KeepThroughWait(QueueMonitor::Shared* s, uint64_t cpu) {
+  if (s->count_short_waits < 2) return false;
+  if (!cpu) cpu = LoopCpuNs(s);
+  if (!cpu || !CountSaturated(s, cpu) ||
+      cpu - s->last_wait_cpu < 10 * s->last_wait_ns)
+    return false;
+  s->kept_since = s->boosted_since.load(std::memory_order_acquire);
+  if (!s->kept_since) return false;  // the monitor ended it meanwhile
+  // The loop's clock is the iteration's start: the timer counts from now.
+  uv_update_time(s->loop);
+  uv_timer_start(&s->kept_timer, [](uv_timer_t*) {},
+                 (s->sample_ns + 999999) / 1000000 + 1, 0);
+  s->kept.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+// At the check after a poll.  The overload bound counts the loop's CPU
+// time since the count began (wait_cpu).  A wait of @waited (0: the poll
+// did not block) that began at the loop's CPU time @cpu restarts the
+// count if it blocked a sample (sampleUs) or more, or once the loop has
+// been idle a tenth of the CPU time the count holds: a loop whose
+// callbacks each end in a short wait (the threadpool, a timer, a peer's
+// quick answer) is as saturated as one that never waits.  A wake-up by a
+// monitor's vote alone is no wait of the service's: its idle time counts,
+// the wait does not.  Then the boost the prepare kept through the poll
+// ends if the wait restarted the count, and a count past its bound after
+// a short wait that followed ten times its length of work votes (the
+// monitor's timer fires where the count crosses its bound, not at each
+// wait after it).
+void CountWait(QueueMonitor::Shared* s, uint64_t now, uint64_t seq,
+               uint64_t waited, uint64_t cpu) {
+  bool restart = false, busy = false;
+  if (waited && !s->only_vote_woke) {
+    busy = cpu - s->last_wait_cpu >= 10 * waited;
+    s->last_wait_ns = waited;
+    s->last_wait_cpu = cpu;
+  }
+  if (waited) {
+    uint64_t w = s->wait_cpu.load(std::memory_order_relaxed);
+    s->count_idle_ns += waited;
+    restart = !cpu || !w || cpu < w || waited >= s->sample_ns ||
+              s->count_idle_ns * 10 >= cpu - w;
+    if (restart) {
+      s->wait_cpu.store(cpu, std::memory_order_release);
+      s->count_idle_ns = 0;
+      s->count_short_waits = 0;
+    } else if (!s->only_vote_woke) {
+      s->count_short_waits++;
+    }
+    s->one_short_wait.store(s->count_short_waits == 1,
+                            std::memory_order_relaxed);
+  }
+  if (s->kept_since) {
+    uv_timer_stop(&s->kept_timer);
+    if (restart && EndBoost(s, now, s->kept_since)) WakeMonitor(s);
+    s->kept_since = 0;
+  }
+  if (busy && !restart && CountSaturated(s, cpu) &&
+      !s->boosted_since.load(std::memory_order_relaxed) &&
+      now >= s->refused_until.load(std::memory_order_relaxed) &&
+      !BeginBoost(s, now, Why::kOverload, seq, false))
+    WakeMonitor(s);  // to follow the boost (renewal, end)
+}
+
 }  // namespace
 
 void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
@@ -844,8 +947,10 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     // (no timer, no watch): woken now, it looks once and sleeps on the
     // head-of-line timer and the watch, instead of missing what comes next
     // until its look is due.  The look it would take then is taken now.
-    if (boosted) s->wait_expected.store(seq, std::memory_order_relaxed);
-    if (boosted && EndBoost(s, now)) WakeMonitor(s);
+    if (boosted && !KeepThroughWait(s, cpu)) {
+      s->wait_expected.store(seq, std::memory_order_relaxed);
+      if (EndBoost(s, now)) WakeMonitor(s);
+    }
     if (watch) WatchArrivals(s);
     else if (awaited) UnwatchAfterWait(s);
   } else if (awaited) {
@@ -857,14 +962,14 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   auto* s = static_cast<Shared*>(handle->data);
   uint64_t now = uv_hrtime();
   uint64_t idle = uv_metrics_idle_time(s->loop);
-  uint64_t began = now, events = 0;
+  uint64_t began = now, events = 0, waited = 0, wait_at = 0;
   uv_metrics_t m;
 
   // Node keeps libuv's idle-time metric: the wait ended idle - idle_at_prepare
   // after prepare, and this iteration's work began then.
   s->waited = false;
   if (s->prepare_ns && idle) {
-    uint64_t waited = idle - s->idle_at_prepare;
+    waited = idle - s->idle_at_prepare;
     began = s->prepare_ns + waited;
     if (began > now) began = now;
     s->waited = waited > 0;
@@ -887,10 +992,10 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   // brings (up to one bound late).  Later than the iteration's start by
   // the poll phase's callbacks: the monitor keeps an earlier start it saw
   // (the look an arrival woke it for, or one during the wait).
-  // The CPU time where the wait was (the loop used none during it) is
-  // where the overload bound counts from now: the prepare's, published
-  // just before the poll, or the one read here, later by the poll phase's
-  // callbacks.
+  // The CPU time where the wait was (the loop used none during it), where
+  // the overload bound counts from if the wait restarts it (CountWait()):
+  // the prepare's, published just before the poll, or the one read here,
+  // later by the poll phase's callbacks.
   uint64_t seq = s->seq.load(std::memory_order_relaxed);
   if (!s->waited &&
       s->wait_expected.load(std::memory_order_relaxed) == seq)
@@ -908,7 +1013,7 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
     } else {
       cpu = s->prepare_cpu.load(std::memory_order_relaxed);
     }
-    if (cpu) s->wait_cpu.store(cpu, std::memory_order_release);
+    wait_at = cpu;
   }
   if (s->prepare_ns && !uv_metrics_info(s->loop, &m))
     events = m.events - s->events_at_prepare;
@@ -919,6 +1024,7 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   if (s->vote_woke && events) events--;
   s->only_vote_woke = s->vote_woke && events == 0;
   s->vote_woke = false;
+  CountWait(s, now, seq, s->waited ? waited : 0, wait_at);
   if (!s->only_vote_woke) {
     s->events.Add(double(events), now);
     s->avg_events_x256.store(uint64_t(s->events.Mean() * 256),
@@ -1049,6 +1155,7 @@ void QueueMonitor::Monitor(Shared* s) {
     uint64_t wait_cpu = s->wait_cpu.load(std::memory_order_acquire);
     uint64_t unwaited = wait_cpu && cpu > wait_cpu ? cpu - wait_cpu : 0;
     bool saturated = unwaited >= s->max_delay_ns &&
+                     !s->one_short_wait.load(std::memory_order_relaxed) &&
                      !(in_poll && s->wait_expected.load(std::memory_order_relaxed) == seq);
     bool overloaded = hol >= s->max_delay_ns || saturated;
     int length = CountReady(s->backend_fd);
@@ -1237,14 +1344,17 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
 
   uv_prepare_init(loop, &s->prepare);
   uv_check_init(loop, &s->check);
+  uv_timer_init(loop, &s->kept_timer);
   s->prepare.data = s;
   s->check.data = s;
-  s->open_handles = 3;
+  s->kept_timer.data = s;
+  s->open_handles = 4;
   uv_prepare_start(&s->prepare, OnPrepare);
   uv_check_start(&s->check, OnCheck);
   // Measuring the loop must not keep it alive.
   uv_unref(reinterpret_cast<uv_handle_t*>(&s->prepare));
   uv_unref(reinterpret_cast<uv_handle_t*>(&s->check));
+  uv_unref(reinterpret_cast<uv_handle_t*>(&s->kept_timer));
   shared_ = s;
   return 0;
 }
@@ -1266,6 +1376,7 @@ QueueMonitor::Counters QueueMonitor::counters() const {
   c.wakeups = s->wakeups.load();
   c.arrivals = s->arrivals.load();
   c.waits = s->waits.load();
+  c.kept = s->kept.load();
   c.renewed = s->renewed.load();
   c.iterations = s->iterations.load();
   c.boosted_now = since != 0;
@@ -1295,6 +1406,7 @@ void QueueMonitor::Stop(void (*closed)(void*), void* arg) {
   uv_close(reinterpret_cast<uv_handle_t*>(&s->prepare), OnClose);
   uv_close(reinterpret_cast<uv_handle_t*>(&s->check), OnClose);
   uv_close(reinterpret_cast<uv_handle_t*>(&s->vote_cast), OnClose);
+  uv_close(reinterpret_cast<uv_handle_t*>(&s->kept_timer), OnClose);
   shared_ = nullptr;
 }
 
