@@ -170,8 +170,8 @@ struct QueueMonitor::Shared {
   bool timed_poll = false;      // uv_backend_timeout() was not 0 (OnPrepare)
   bool returned_at_once = false;  // and it did not block (OnCheck)
   // The overload count's short waits (CountWait()): the idle time of those
-  // it stood through, and how many; and the last wait of the service's, how
-  // long it was and the loop's CPU time where it was.
+  // it stood through, and how many (more than 2 count as 2); and the last
+  // wait of the service's, how long it was and the loop's CPU time there.
   uint64_t count_idle_ns = 0;
   unsigned count_short_waits = 0;
   uint64_t last_wait_ns = 0, last_wait_cpu = 0;
@@ -802,8 +802,8 @@ void CountWait(QueueMonitor::Shared* s, uint64_t now, uint64_t seq,
       s->wait_cpu.store(cpu, std::memory_order_release);
       s->count_idle_ns = 0;
       s->count_short_waits = 0;
-    } else if (!s->only_vote_woke) {
-      s->count_short_waits++;
+    } else if (!s->only_vote_woke && s->count_short_waits < 2) {
+      s->count_short_waits++;  // one, or two and more
     }
     s->one_short_wait.store(s->count_short_waits == 1,
                             std::memory_order_relaxed);
