@@ -142,19 +142,18 @@ struct QueueMonitor::Shared {
   // that follow.
   std::atomic<uint64_t> prepare_cpu{0};
   std::atomic<uint64_t> prepare_cpu_seq{0};
-  // The loop thread's CPU time where its poll last blocked (published at
-  // the check after the wait; at the first prepare before any wait): the
+  // The loop thread's CPU time where the overload count began (published
+  // at the check after a wait; at the first prepare before any wait): the
   // overload bound counts the CPU time used since, whether in one long
   // callback or in iterations that each found work ready and never waited
   // (a saturated loop), so that a saturated service is not left at its
-  // base clock.  Node enables the idle-time metric this rests on
-  // (UV_METRICS_IDLE_TIME) on every loop it runs.
+  // base clock.  A wait shorter than a sample does not restart the count
+  // (CountWait()): this is where the last wait was while the count has
+  // stood through one such wait alone (a long callback and then a client's
+  // FIN, say), and the count's start from the second on.  Node enables the
+  // idle-time metric this rests on (UV_METRICS_IDLE_TIME) on every loop
+  // it runs.
   std::atomic<uint64_t> wait_cpu{0};
-  // The count has stood through exactly one short wait (CountWait()): a
-  // long callback and then a client's FIN, say, not yet a loop whose work
-  // keeps ending in short waits.  The monitor does not take the count for
-  // a saturation then; from the second short wait on it does.
-  std::atomic<bool> one_short_wait{false};
   // The seq of an iteration whose prepare ended a boost because its poll
   // was about to block: until its check wait_cpu is the run's old start,
   // and the saturation it shows is over.  A prediction the check finds
@@ -169,10 +168,11 @@ struct QueueMonitor::Shared {
   bool waited = false;          // this iteration's poll blocked (OnCheck)
   bool timed_poll = false;      // uv_backend_timeout() was not 0 (OnPrepare)
   bool returned_at_once = false;  // and it did not block (OnCheck)
-  // The overload count's short waits (CountWait()): the idle time of those
-  // it stood through, and how many (more than 2 count as 2); and the last
-  // wait of the service's, how long it was and the loop's CPU time there.
-  uint64_t count_idle_ns = 0;
+  // The overload count (CountWait()): the loop's CPU time where it began,
+  // the idle time of the short waits it stood through, and how many (more
+  // than 2 count as 2); and the last wait of the service's, how long it was
+  // and the loop's CPU time there.
+  uint64_t count_from = 0, count_idle_ns = 0;
   unsigned count_short_waits = 0;
   uint64_t last_wait_ns = 0, last_wait_cpu = 0;
   // The boost this iteration's prepare kept through its poll (its
@@ -736,12 +736,12 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   if (awaiting && !s->awaiting.exchange(false)) Drain(s->wake_fd);
 }
 
-// Whether the overload count (wait_cpu), at the loop's CPU time @cpu, is
-// past its bound and has stood through the short waits of a loop whose
-// work keeps ending in them (CountWait()).
+// Whether the overload count, at the loop's CPU time @cpu, is past its
+// bound and has stood through the short waits of a loop whose work keeps
+// ending in them (CountWait()).
 bool CountSaturated(const QueueMonitor::Shared* s, uint64_t cpu) {
-  uint64_t w = s->wait_cpu.load(std::memory_order_relaxed);
-  return s->count_short_waits >= 2 && w && cpu >= w + s->max_delay_ns;
+  return s->count_short_waits >= 2 && s->count_from &&
+         cpu >= s->count_from + s->max_delay_ns;
 }
 
 // At a prepare whose poll may block, with a boost held: whether it stays
@@ -773,40 +773,52 @@ bool KeepThroughWait(QueueMonitor::Shared* s, uint64_t cpu) {
 }
 
 // At the check after a poll.  The overload bound counts the loop's CPU
-// time since the count began (wait_cpu).  A wait of @waited (0: the poll
-// did not block) that began at the loop's CPU time @cpu restarts the
+// time since the count began (count_from).  A wait of @waited (0: the
+// poll did not block) that began at the loop's CPU time @cpu restarts the
 // count if it blocked a sample (sampleUs) or more, or once the loop has
 // been idle a tenth of the CPU time the count holds: a loop whose
 // callbacks each end in a short wait (the threadpool, a timer, a peer's
-// quick answer) is as saturated as one that never waits.  A wake-up by a
-// monitor's vote alone is no wait of the service's: its idle time counts,
-// the wait does not.  Then the boost the prepare kept through the poll
-// ends if the wait restarted the count, and a count past its bound after
-// a short wait that followed ten times its length of work votes (the
-// monitor's timer fires where the count crosses its bound, not at each
-// wait after it).
+// quick answer) is as saturated as one that never waits.  The share is
+// taken over the last one to two bounds of CPU time, not the whole count:
+// a long saturation, or one long callback, must not carry a loop that has
+// since become less busy.  A wake-up by a monitor's vote alone is no wait
+// of the service's: its idle time counts, the wait does not.  Then the
+// boost the prepare kept through the poll ends if the wait restarted the
+// count, and a count past its bound after a short wait that followed ten
+// times its length of work votes (the monitor's timer fires where the
+// count crosses its bound, not at each wait after it).
 void CountWait(QueueMonitor::Shared* s, uint64_t now, uint64_t seq,
                uint64_t waited, uint64_t cpu) {
   bool restart = false, busy = false;
-  if (waited && !s->only_vote_woke) {
+  if (waited && cpu && !s->only_vote_woke) {
     busy = cpu - s->last_wait_cpu >= 10 * waited;
     s->last_wait_ns = waited;
     s->last_wait_cpu = cpu;
   }
-  if (waited) {
-    uint64_t w = s->wait_cpu.load(std::memory_order_relaxed);
-    s->count_idle_ns += waited;
-    restart = !cpu || !w || cpu < w || waited >= s->sample_ns ||
-              s->count_idle_ns * 10 >= cpu - w;
+  if (waited && cpu) {
+    restart = cpu < s->count_from || waited >= s->sample_ns;
+    if (!restart) {
+      uint64_t span = cpu - s->count_from;
+      s->count_idle_ns += waited;
+      if (span > 2 * s->max_delay_ns) {
+        s->count_idle_ns = uint64_t(double(s->count_idle_ns) *
+                                    double(s->max_delay_ns) / double(span));
+        s->count_from = cpu - s->max_delay_ns;
+        span = s->max_delay_ns;
+      }
+      restart = s->count_idle_ns * 10 >= span;
+    }
     if (restart) {
-      s->wait_cpu.store(cpu, std::memory_order_release);
+      s->count_from = cpu;
       s->count_idle_ns = 0;
       s->count_short_waits = 0;
     } else if (!s->only_vote_woke && s->count_short_waits < 2) {
       s->count_short_waits++;  // one, or two and more
     }
-    s->one_short_wait.store(s->count_short_waits == 1,
-                            std::memory_order_relaxed);
+    // What the monitor counts from: the count's start once it stood
+    // through two short waits, else this wait.
+    s->wait_cpu.store(s->count_short_waits >= 2 ? s->count_from : cpu,
+                      std::memory_order_release);
   }
   if (s->kept_since) {
     uv_timer_stop(&s->kept_timer);
@@ -896,7 +908,10 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     s->prepare_cpu.store(cpu, std::memory_order_relaxed);
     s->prepare_cpu_seq.store(seq, std::memory_order_release);
   }
-  if (first && cpu) s->wait_cpu.store(cpu, std::memory_order_release);
+  if (first && cpu) {
+    s->count_from = cpu;
+    s->wait_cpu.store(cpu, std::memory_order_release);
+  }
   s->in_poll.store(true);
   // The first iteration wakes the monitor, which waits for it to begin.
   if (s->seq.fetch_add(1) == 0) WakeMonitor(s);
@@ -1155,7 +1170,6 @@ void QueueMonitor::Monitor(Shared* s) {
     uint64_t wait_cpu = s->wait_cpu.load(std::memory_order_acquire);
     uint64_t unwaited = wait_cpu && cpu > wait_cpu ? cpu - wait_cpu : 0;
     bool saturated = unwaited >= s->max_delay_ns &&
-                     !s->one_short_wait.load(std::memory_order_relaxed) &&
                      !(in_poll && s->wait_expected.load(std::memory_order_relaxed) == seq);
     bool overloaded = hol >= s->max_delay_ns || saturated;
     int length = CountReady(s->backend_fd);
