@@ -751,11 +751,12 @@ bool CountSaturated(const QueueMonitor::Shared* s, uint64_t cpu) {
 // a timer), and ending the boost before each and voting again after it
 // would cost two ioctls and two wake-ups of the monitor per callback.  A
 // wait that turns out long ends it: the package's timer, unref'd, ends
-// the poll one sample (sampleUs, rounded up to libuv's milliseconds) and
-// a millisecond into it, and the check ends the boost (CountWait()).  So a
-// saturation's end holds the core boosted for about one sample of idle
-// time; a wait cut short by other work, a little work and another wait
-// end it at the next prepare (not ten times the wait's work).
+// the poll after sampleUs rounded up to libuv's milliseconds, plus one
+// (so the wait counts as a sample however libuv rounds), and the check
+// ends the boost (CountWait()).  So a saturation's end holds the core
+// boosted that long into its idle wait; a wait cut short by other work, a
+// little work and another wait end it at the next prepare (not ten times
+// the wait's work).
 bool KeepThroughWait(QueueMonitor::Shared* s, uint64_t cpu) {
   if (s->count_short_waits < 2) return false;
   if (!cpu) cpu = LoopCpuNs(s);

@@ -8,11 +8,13 @@
 //   - head-of-line time: the loop thread's own CPU time since it last
 //     reached its queue (prepare): preemption does not count; with
 //     headOfLine 'waiting', only once work waits on the loop's epoll set;
-//   - overload: the head-of-line time against an absolute bound
-//     (maxDelayMs), whatever the averages say.
+//   - overload: the loop's CPU time since its poll last blocked a sample
+//     or more (or it was idle a tenth of that time in shorter waits)
+//     against an absolute bound (maxDelayMs), whatever the averages say.
 // Length and head-of-line thresholds are baselines (count-weighted means
 // over the last ~30 s of iterations) scaled by the queue factor.  The loop
-// thread itself ends the boost before it waits again.  Unless it holds a
+// thread itself ends the boost before it waits again, but for the short
+// waits of a loop the overload bound holds saturated.  Unless it holds a
 // boost the monitor sleeps until work arrives for the loop (the loop's
 // epoll set, watched edge-triggered; not with bursts 'threshold'), until
 // an iteration has used the head-of-line threshold of the loop thread's
