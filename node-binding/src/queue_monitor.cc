@@ -202,7 +202,7 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> wakeups{0}, renewed{0};
   std::atomic<uint64_t> arrivals{0};  // wake-ups for work arriving (watch)
   std::atomic<uint64_t> waits{0};     // iterations whose poll blocked
-  std::atomic<uint64_t> kept{0};      // boosts kept through a poll
+  std::atomic<uint64_t> kept{0};      // polls a boost was kept through
 
   // The monitor wakes the loop after each vote it casts (BeginBoost()):
   // an eventfd of its own, not a uv_async_t, whose eventfd libuv shares
@@ -758,7 +758,7 @@ bool CountSaturated(const QueueMonitor::Shared* s, uint64_t cpu) {
 // little work and another wait end it at the next prepare (not ten times
 // the wait's work).
 bool KeepThroughWait(QueueMonitor::Shared* s, uint64_t cpu) {
-  if (s->count_short_waits < 2) return false;
+  if (s->count_short_waits < 2) return false;  // before the clock's call
   if (!cpu) cpu = LoopCpuNs(s);
   if (!cpu || !CountSaturated(s, cpu) ||
       cpu - s->last_wait_cpu < 10 * s->last_wait_ns)
@@ -1040,7 +1040,7 @@ void QueueMonitor::OnCheck(uv_check_t* handle) {
   if (s->vote_woke && events) events--;
   s->only_vote_woke = s->vote_woke && events == 0;
   s->vote_woke = false;
-  CountWait(s, now, seq, s->waited ? waited : 0, wait_at);
+  CountWait(s, now, seq, waited, wait_at);
   if (!s->only_vote_woke) {
     s->events.Add(double(events), now);
     s->avg_events_x256.store(uint64_t(s->events.Mean() * 256),
