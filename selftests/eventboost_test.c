@@ -2492,9 +2492,25 @@ TEST_F(emulated, debts_are_paid_in_lumps_of_emulate_pay_us)
 	/* Paid, in payments of 3 ms or more (1 ms periods owe 1.5 ms each). */
 	EXPECT_GT(b[2] - a[2], 0);
 	EXPECT_GE(b[1] - a[1], (b[2] - a[2]) * 3000000LL);
-	/* In full: what is left owed (or was, before) is under a payment. */
+	/*
+	 * In full: what is left owed is under a payment and a period's debt.
+	 * The debt is owed minus paid since the driver loaded (this group's
+	 * CPUs stay online).  Only the debt left is asserted, not the window's
+	 * owed against its paid: a payment spins to a clock, and when the host
+	 * holds the vCPU past its end (seen: 23 ms) the overpayment is carried
+	 * as a negative debt that the next periods absorb.  A clock step
+	 * under TCG can owe more than one payment spins (20 periods): give
+	 * the payments that follow a few more spins to clear it.
+	 */
 	EXPECT_GT(b[0] - a[0], 0);
-	EXPECT_LT(llabs((b[0] - a[0]) - (b[1] - a[1])), 6000000LL);
+	for (int i = 0; i < 3 && b[0] - b[1] >= 6000000LL; i++) {
+		TH_LOG("debt left: %.1f ms, spinning on", (b[0] - b[1]) / 1e6);
+		spin_ms(1UL << 22);
+		ASSERT_EQ(0, steal_of(self->cpu, b));
+	}
+	TH_LOG("debt left: %.1f ms (negative: overpaid, absorbed next)",
+	       (b[0] - b[1]) / 1e6);
+	EXPECT_LT(b[0] - b[1], 6000000LL);
 }
 
 /* The fastest of three runs of spin_ms(): the host's noise only adds. */
