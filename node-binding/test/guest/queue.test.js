@@ -1275,6 +1275,39 @@ setImmediate(tick);
   assert.ok(seen.slice(-5).every((x) => x.boostedNow), JSON.stringify(seen.map((x) => x.boostedNow)));
 });
 
+// A callback that blocks outside the poll (Atomics.wait here; execSync, a
+// synchronous read alike) leaves nothing of the loop on its core: the
+// boost its overload earned ends while it sleeps, and comes back once it
+// runs again.  Before 2026-12-02 the boost was held, and renewed, through
+// the whole sleep.
+test('Queue-Boost: a loop asleep outside its poll is not held boosted, and is boosted again when it runs', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+setImmediate(() => {
+  own(300); // three times the overload bound (maxDelayMs, 100 ms)
+  const before = snap();
+  const k0 = eb.stats().kernel, t0 = process.hrtime.bigint();
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+  const k1 = eb.stats().kernel, t1 = process.hrtime.bigint();
+  own(300);
+  const after = snap();
+  console.log(JSON.stringify({ before, after, st: eb.stats().queue,
+    sleptMs: Number(t1 - t0) / 1e6, boostedMs: k1.boostedMs - k0.boostedMs }));
+});
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { before, after, st, sleptMs, boostedMs } = r.json[0];
+  t.diagnostic(`boosted ${boostedMs} of the ${sleptMs.toFixed(0)} ms asleep; ${JSON.stringify(st)}`);
+  assert.ok(before.boostedNow, `not boosted before the sleep: ${JSON.stringify(before)}`);
+  // Ended within a few looks (each a few samples apart; the guest's clock
+  // steps are up to 100 ms), not held for the 2 s.
+  assert.ok(boostedMs < sleptMs / 2, `boosted ${boostedMs} of the ${sleptMs} ms asleep`);
+  assert.ok(after.boostedNow, `not boosted once it ran again: ${JSON.stringify(after)}`);
+  assert.ok(st.byOverload >= 2, JSON.stringify(st));
+});
+
 // Closed-loop overload as make demo's wrk makes it: iterations far below
 // every bound, each finding work ready, the loop never waiting.  Only the
 // loop's CPU time since it last waited shows it (before 2026-12-01 the
