@@ -736,6 +736,15 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   if (awaiting && !s->awaiting.exchange(false)) Drain(s->wake_fd);
 }
 
+// The loop thread sleeps outside its poll: nothing to look at until it
+// runs again.  The CPU-time timer wakes the monitor once it has run a
+// sample's CPU time past @cpu (without that timer, a look every sample).
+void SleepWhileLoopSleeps(QueueMonitor::Shared* s, uint64_t cpu) {
+  DropEdgesAfterBoost(s);
+  bool timed = s->timer_ready.load(std::memory_order_relaxed);
+  SleepWatching(s, cpu + s->sample_ns, timed ? 0 : s->sample_ns);
+}
+
 // Whether the overload count, at the loop's CPU time @cpu, is past its
 // bound and has stood through the short waits of a loop whose work keeps
 // ending in them (CountWait()).
@@ -1173,6 +1182,11 @@ void QueueMonitor::Monitor(Shared* s) {
     bool saturated = unwaited >= s->max_delay_ns &&
                      !(in_poll && s->wait_expected.load(std::memory_order_relaxed) == seq);
     bool overloaded = hol >= s->max_delay_ns || saturated;
+    // The loop thread asleep outside its poll (Atomics.wait, execSync, a
+    // synchronous read in a timer's callback): nothing of the loop runs on
+    // its core, whatever the signals say.  (Asleep in its poll phase, in an
+    // I/O callback, it is taken for waiting: LoopWaits() above.)
+    bool sleeps = !in_poll && !progressed && !LoopRunnable(s);
     int length = CountReady(s->backend_fd);
     double avg_length = s->avg_events_x256.load() / 256.0;
     double avg_busy = double(s->avg_busy_ns.load());
@@ -1180,7 +1194,8 @@ void QueueMonitor::Monitor(Shared* s) {
     bool warm = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations;
     bool boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
 
-    if (!boosted && now >= s->refused_until.load(std::memory_order_relaxed)) {
+    if (!boosted && !sleeps &&
+        now >= s->refused_until.load(std::memory_order_relaxed)) {
       bool by_length = warm && length >= 2 && length > s->factor * avg_length;
       bool by_hol = warm && hol >= threshold &&
                     (!s->hol_waiting || WorkWaits(s, length));
@@ -1210,7 +1225,7 @@ void QueueMonitor::Monitor(Shared* s) {
                   double(hol) > avg_busy || overloaded ||
                   s->last_busy_ns.load(std::memory_order_relaxed) >=
                       (threshold < s->max_delay_ns ? threshold : s->max_delay_ns);
-      if (!hold) {
+      if (!hold || sleeps) {
         EndBoost(s, now);
         boosted = false;
       } else {
@@ -1221,6 +1236,9 @@ void QueueMonitor::Monitor(Shared* s) {
     if (boosted) {
       s->after_boost = true;
       SleepNs(s, BoostedLook(s));
+    } else if (sleeps) {
+      SleepWhileLoopSleeps(s, cpu);
+      woke = true;
     } else {
       SleepUntilDue(s, cpu, hol, now, progressed, seq);
       woke = true;
