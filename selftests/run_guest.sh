@@ -2,13 +2,31 @@
 # Runs inside the guest (virtme-ng shares the host filesystem): load the
 # modules built for this kernel, run the suite once per test-driver mode,
 # unload, and fail on any kernel splat.  Writes "$OUT/result".
-#   run_guest.sh KVER TOP OUT [MODE-FILTER [TEST-ARGS [NODE]]]
+#   run_guest.sh KVER TOP OUT [MODE-FILTER [TEST-ARGS [NODE [TWIN [TWIN-RUNS]]]]]
+# TWIN-RUNS: parts ("node", "container") that the run on TWIN, this
+# kernel's generic twin, covers; said here, not run.
 KVER=$1 TOP=$2 OUT=$3 FILTER=${4:-} TARGS=${5:-} NODE=${6:-node}
+TWIN=${7:-} TWIN_RUNS=${8:-}
 B=$TOP/build/$KVER
 T=$TOP/build/selftests/eventboost_test
 rc=0
 . "$TOP/selftests/stress/splats.sh"
 since=$(dmesg | wc -l)
+# Whether this run does @part (else its generic twin's run did: said).
+twin_runs() {
+	case " $TWIN_RUNS " in
+	*" $1 "*)
+		echo "# not here: the run on $TWIN covers it (this kernel's generic twin)"
+		return 1 ;;
+	esac
+}
+# Each step's length, for make check's time budget (README: How long).
+step_at=$(date +%s)
+took() {
+	now=$(date +%s)
+	echo "# took $((now - step_at)) s"
+	step_at=$now
+}
 
 mountpoint -q /sys/kernel/tracing ||
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
@@ -43,21 +61,31 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \
 	[ "$name" = emulated ] && fixture="${EB_EMULATED_ARGS:-} -f emulated"
 	# shellcheck disable=SC2086
 	EBTEST_FAST=$fast "$T" $fixture $TARGS || rc=1
+	took
 	if [ "$name" = percpu-fast ] && [ -z "$TARGS" ]; then
 		echo "# ---- libeventboost"
 		"$TOP/build/selftests/libeventboost_test" || rc=1
+		took
 		echo "# ---- ebctl"
 		sh "$TOP/selftests/ebctl_test.sh" "$TOP/build/userlib/ebctl" \
 			"$B/eventboost/eventboost.ko" || rc=1
+		took
 		echo "# ---- tracing: trace-cmd and perf"
 		sh "$TOP/selftests/trace_test.sh" "$TOP/build/userlib/ebctl" \
 			"$TOP/build/selftests/eb_trace_helper" || rc=1
+		took
 		echo "# ---- node binding"
-		(cd "$TOP/node-binding" &&
-			"$NODE" --test test/guest/boost.test.js test/guest/queue.test.js) || rc=1
+		if twin_runs node; then
+			(cd "$TOP/node-binding" &&
+				"$NODE" --test test/guest/boost.test.js test/guest/queue.test.js) || rc=1
+		fi
+		took
 		echo "# ---- a service in a container (podman)"
-		sh "$TOP/selftests/container_test.sh" "$TOP" "$TOP/build/userlib/ebctl" \
-			"$(command -v "$NODE")" || rc=1
+		if twin_runs container; then
+			sh "$TOP/selftests/container_test.sh" "$TOP" "$TOP/build/userlib/ebctl" \
+				"$(command -v "$NODE")" || rc=1
+		fi
+		took
 	fi
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
 done
@@ -69,6 +97,7 @@ fi
 # The short stress and fuzz run (issue 6), unless a filter narrows the run.
 if [ -z "$FILTER$TARGS" ]; then
 	sh "$TOP/selftests/run_guest_stress.sh" "$KVER" "$TOP" "$OUT" short || rc=1
+	took
 fi
 
 if eb_splats "$since"; then
