@@ -738,11 +738,12 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
 
 // The loop thread sleeps outside its poll: nothing to look at until it
 // runs again.  The CPU-time timer wakes the monitor once it has run a
-// sample's CPU time past @cpu (without that timer, a look every sample).
+// sample's CPU time past @cpu (without that timer, a look as far apart as
+// a boosted monitor's).
 void SleepWhileLoopSleeps(QueueMonitor::Shared* s, uint64_t cpu) {
   DropEdgesAfterBoost(s);
   bool timed = s->timer_ready.load(std::memory_order_relaxed);
-  SleepWatching(s, cpu + s->sample_ns, timed ? 0 : s->sample_ns);
+  SleepWatching(s, cpu + s->sample_ns, timed ? 0 : BoostedLook(s));
 }
 
 // Whether the overload count, at the loop's CPU time @cpu, is past its
@@ -1184,9 +1185,13 @@ void QueueMonitor::Monitor(Shared* s) {
     bool overloaded = hol >= s->max_delay_ns || saturated;
     // The loop thread asleep outside its poll (Atomics.wait, execSync, a
     // synchronous read in a timer's callback): nothing of the loop runs on
-    // its core, whatever the signals say.  (Asleep in its poll phase, in an
-    // I/O callback, it is taken for waiting: LoopWaits() above.)
-    bool sleeps = !in_poll && !progressed && !LoopRunnable(s);
+    // its core, whatever the signals say.  Its CPU clock moved less than
+    // an eighth of the time since the last look, and its state is not
+    // runnable (unknown where its stat did not open: taken for running, so
+    // a preempted loop keeps its boost).  In its poll phase, in an I/O
+    // callback, it is taken for waiting only while nothing is ready for
+    // it (LoopWaits() above).
+    bool sleeps = !in_poll && !progressed && s->stat_fd >= 0 && !LoopRunnable(s);
     int length = CountReady(s->backend_fd);
     double avg_length = s->avg_events_x256.load() / 256.0;
     double avg_busy = double(s->avg_busy_ns.load());
