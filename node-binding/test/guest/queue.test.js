@@ -1308,6 +1308,49 @@ setImmediate(() => {
   assert.ok(st.byOverload >= 2, JSON.stringify(st));
 });
 
+// The same sleep in an I/O callback, while a peer keeps writing: the loop
+// is in its poll phase and its epoll set is ready, so it is not taken for
+// a loop waiting in its poll, yet nothing of it runs on its core.  Before
+// 2026-12-02 (late) the boost was held, and renewed, through the sleep.
+test('Queue-Boost: a loop asleep in an I/O callback with work ready is not held boosted, and is boosted again when it runs', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+// A byte every 10 ms into the loop's pipe, through the sleep too.
+const writer = spawnWriter(
+  "const fs = require('fs'); const w = () => { fs.writeSync(1, 'x'); setTimeout(w, 10); }; w();",
+  'bytes');
+let res = null;
+writer.stdout.on('data', (d) => {
+  if (res) {
+    // What the writer wrote while the loop slept, read now: the premise.
+    res.queued = d.length;
+    writer.finish();
+    console.log(JSON.stringify(res));
+    process.exit(0);
+  }
+  own(300); // three times the overload bound (maxDelayMs, 100 ms)
+  const before = snap();
+  const k0 = eb.stats().kernel, t0 = process.hrtime.bigint();
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2000);
+  const k1 = eb.stats().kernel, t1 = process.hrtime.bigint();
+  own(300);
+  res = { before, after: snap(), st: eb.stats().queue,
+    sleptMs: Number(t1 - t0) / 1e6, boostedMs: k1.boostedMs - k0.boostedMs };
+});
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { before, after, st, sleptMs, boostedMs, queued } = r.json[0];
+  t.diagnostic(`boosted ${boostedMs} of the ${sleptMs.toFixed(0)} ms asleep, ${queued} bytes queued meanwhile; ${JSON.stringify(st)}`);
+  // The premise: the peer kept the loop's pipe ready through the sleep.
+  assert.ok(queued >= 10, `${queued} bytes written while the loop slept`);
+  assert.ok(before.boostedNow, `not boosted before the sleep: ${JSON.stringify(before)}`);
+  assert.ok(boostedMs < sleptMs / 2, `boosted ${boostedMs} of the ${sleptMs} ms asleep`);
+  assert.ok(after.boostedNow, `not boosted once it ran again: ${JSON.stringify(after)}`);
+  assert.ok(st.byOverload >= 2, JSON.stringify(st));
+});
+
 // Closed-loop overload as make demo's wrk makes it: iterations far below
 // every bound, each finding work ready, the loop never waiting.  Only the
 // loop's CPU time since it last waited shows it (before 2026-12-01 the
