@@ -653,6 +653,23 @@ bool LoopWaits(const QueueMonitor::Shared* s) {
   return s->in_poll.load() && !Readable(s->backend_fd) && !LoopRunnable(s);
 }
 
+// Whether the loop thread sleeps in a callback: its state is not runnable,
+// and it is outside its poll phase, or in it (an I/O callback) while the
+// loop's epoll set has @ready events -- requests queued behind the
+// callback, or the monitor's own wake-up after a vote cast in it, which
+// the loop reads only at its next poll.  A loop blocked in its poll with
+// nothing ready waits instead (LoopWaits()).  The state is read after the
+// ready scan: the scan takes the epoll set's lock, which an arrival's
+// wake-up of a loop blocked in that poll holds until the loop is woken,
+// so a loop being woken shows as runnable.  (One woken that has run and
+// blocked again since is taken for asleep: its boost ends, as its prepare
+// would end it.)  Its state unknown (the stat did not open), the loop is
+// taken for running, so a preempted loop keeps its boost.
+bool LoopSleepsInCallback(const QueueMonitor::Shared* s, int ready) {
+  return s->stat_fd >= 0 && (!s->in_poll.load() || ready > 0) &&
+         !LoopRunnable(s);
+}
+
 // The monitor found the loop waiting, and the arrival that woke it (or an
 // edge it dropped) disarmed the watch: the loop's prepare, already past,
 // will not arm it again.  A wait that ended meanwhile may have had its
@@ -736,8 +753,8 @@ void SleepUntilDue(QueueMonitor::Shared* s, uint64_t cpu, uint64_t hol,
   if (awaiting && !s->awaiting.exchange(false)) Drain(s->wake_fd);
 }
 
-// The loop thread sleeps outside its poll: nothing to look at until it
-// runs again.  The CPU-time timer wakes the monitor once it has run a
+// The loop thread sleeps in a callback: nothing to look at until it runs
+// again.  The CPU-time timer wakes the monitor once it has run a
 // sample's CPU time past @cpu (without that timer, a look as far apart as
 // a boosted monitor's).
 void SleepWhileLoopSleeps(QueueMonitor::Shared* s, uint64_t cpu) {
@@ -1183,16 +1200,12 @@ void QueueMonitor::Monitor(Shared* s) {
     bool saturated = unwaited >= s->max_delay_ns &&
                      !(in_poll && s->wait_expected.load(std::memory_order_relaxed) == seq);
     bool overloaded = hol >= s->max_delay_ns || saturated;
-    // The loop thread asleep outside its poll (Atomics.wait, execSync, a
-    // synchronous read in a timer's callback): nothing of the loop runs on
-    // its core, whatever the signals say.  Its CPU clock moved less than
-    // an eighth of the time since the last look, and its state is not
-    // runnable (unknown where its stat did not open: taken for running, so
-    // a preempted loop keeps its boost).  In its poll phase, in an I/O
-    // callback, it is taken for waiting only while nothing is ready for
-    // it (LoopWaits() above).
-    bool sleeps = !in_poll && !progressed && s->stat_fd >= 0 && !LoopRunnable(s);
     int length = CountReady(s->backend_fd);
+    // The loop thread asleep in a callback (Atomics.wait, execSync, a
+    // synchronous read): nothing of the loop runs on its core, whatever the
+    // signals say.  Its CPU clock moved less than an eighth of the time
+    // since the last look, and its state says so (LoopSleepsInCallback()).
+    bool sleeps = !progressed && LoopSleepsInCallback(s, length);
     double avg_length = s->avg_events_x256.load() / 256.0;
     double avg_busy = double(s->avg_busy_ns.load());
     uint64_t threshold = HolThreshold(s);
