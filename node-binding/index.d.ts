@@ -109,6 +109,9 @@ export interface Stats {
     /** Times a boost was kept on through a poll of a loop the overload bound holds saturated
      *  (the wait likely one of its short ones); one that turns out long ends it after sampleUs. */
     keptThroughWaits: number;
+    /** Boosts ended, though a signal still held them, because the loop thread slept in a
+     *  callback (not runnable, its CPU time still). */
+    endedAsleep: number;
     /** Votes the kernel ended (watchdog, budget) while the backlog lasted,
      *  and the monitor renewed. */
     renewed: number;

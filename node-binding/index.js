@@ -193,6 +193,7 @@ function stats() {
       byHeadOfLine: q ? q.byHeadOfLine : 0,
       byOverload: q ? q.byOverload : 0,
       keptThroughWaits: q ? q.keptThroughWaits : 0,
+      endedAsleep: q ? q.endedAsleep : 0,
       renewed: q ? q.renewed : 0,
       refused: q ? q.refused : 0,
       errors: q ? q.errors : 0,

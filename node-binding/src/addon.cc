@@ -165,6 +165,7 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
   num(qo, "iterations", q.iterations);
   num(qo, "waits", q.waits);
   num(qo, "keptThroughWaits", q.kept);
+  num(qo, "endedAsleep", q.ended_asleep);
   num(qo, "avgLength", q.avg_length);
   num(qo, "avgBusyUs", q.avg_busy_us);
   num(qo, "lastErrno", q.last_error);

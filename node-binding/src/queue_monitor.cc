@@ -203,6 +203,7 @@ struct QueueMonitor::Shared {
   std::atomic<uint64_t> arrivals{0};  // wake-ups for work arriving (watch)
   std::atomic<uint64_t> waits{0};     // iterations whose poll blocked
   std::atomic<uint64_t> kept{0};      // polls a boost was kept through
+  std::atomic<uint64_t> ended_asleep{0};  // boosts ended: the loop slept
 
   // The monitor wakes the loop after each vote it casts (BeginBoost()):
   // an eventfd of its own, not a uv_async_t, whose eventfd libuv shares
@@ -1244,6 +1245,7 @@ void QueueMonitor::Monitor(Shared* s) {
                   s->last_busy_ns.load(std::memory_order_relaxed) >=
                       (threshold < s->max_delay_ns ? threshold : s->max_delay_ns);
       if (!hold || sleeps) {
+        if (hold) s->ended_asleep.fetch_add(1, std::memory_order_relaxed);
         EndBoost(s, now);
         boosted = false;
       } else {
@@ -1428,6 +1430,7 @@ QueueMonitor::Counters QueueMonitor::counters() const {
   c.arrivals = s->arrivals.load();
   c.waits = s->waits.load();
   c.kept = s->kept.load();
+  c.ended_asleep = s->ended_asleep.load();
   c.renewed = s->renewed.load();
   c.iterations = s->iterations.load();
   c.boosted_now = since != 0;

@@ -39,7 +39,7 @@ class QueueMonitor {
   struct Counters {
     uint64_t boosts, boosted_ns, by_length, by_head_of_line, by_overload;
     uint64_t refused, errors, samples, wakeups, arrivals, iterations, renewed;
-    uint64_t waits, kept;
+    uint64_t waits, kept, ended_asleep;
     bool boosted_now;
     double avg_length, avg_busy_us;
     int last_error;
