@@ -1304,6 +1304,8 @@ function assertNotHeldAsleep(res) {
   assert.ok(wakeups < 50, `${wakeups} monitor wake-ups in ${sleptMs} ms asleep`);
   assert.ok(after.boostedNow, `not boosted once it ran again: ${JSON.stringify(after)}`);
   assert.ok(st.byOverload >= 2, JSON.stringify(st));
+  // Ended by the sleep rule, not by a signal that let go.
+  assert.ok(st.endedAsleep >= 1, JSON.stringify(st));
 }
 
 // A callback that blocks outside the poll (Atomics.wait here; execSync, a
@@ -1358,6 +1360,73 @@ writer.stdout.on('data', (d) => {
   // byte every 10 ms: ~200 in the 2 s, ~30 in the 300 ms after it).
   assert.ok(res.queued >= 100, `${res.queued} bytes written while the loop slept`);
   assertNotHeldAsleep(res);
+});
+
+// A saturated loop that waits, a few ms at a time, on a thread on its own
+// core -- V8's GC helpers when the whole process shares one core, as in
+// make demo; a lock, a page fault alike: the loop is not runnable and its
+// CPU time stands still for a moment, but its work goes on on that core.
+// A boost held by the overload is not ended at each such wait (two ioctls
+// and a look each, and the helper's work at the base clock).  Until
+// 2026-12-03 a look that fell inside one ended it: the rule for a loop
+// asleep in a callback took one look for a sleep.
+test('Queue-Boost: a saturated loop that waits briefly on a thread on its core keeps its boost', async (t) => {
+  const r = await h.runNode(h.PRELUDE + SNAP + `
+pin(process.pid, 1);
+const s = eb.start({ gc: false });
+if (!s.active) throw new Error(s.reason);
+const { Worker } = require('node:worker_threads');
+// The helper, on CPU 1 too: at each call, 10 ms of work, then an answer.
+const flag = new Int32Array(new SharedArrayBuffer(4));
+const helper = new Worker(\`
+  const { workerData } = require('node:worker_threads');
+  require('node:child_process').execFileSync('taskset', ['-pc', '1',
+    require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()], { stdio: 'ignore' });
+  const flag = new Int32Array(workerData);
+  Atomics.store(flag, 0, 2); Atomics.notify(flag, 0);
+  for (;;) {
+    Atomics.wait(flag, 0, 0);
+    const end = performance.now() + 10;
+    while (performance.now() < end);
+    Atomics.store(flag, 0, 0); Atomics.notify(flag, 0);
+  }
+\`, { eval: true, workerData: flag.buffer });
+helper.unref();
+Atomics.wait(flag, 0, 0, 60000); // the helper is pinned
+Atomics.store(flag, 0, 0);
+// A byte every 10 ms into the loop's pipe: work is ready throughout.
+const writer = spawnWriter(
+  "const fs = require('fs'); const w = () => { fs.writeSync(1, 'x'); setTimeout(w, 10); }; w();",
+  'bytes');
+// A hundred short iterations first: a boosted monitor then looks every 4
+// samples (4 ms), not every typical iteration (the start-up's, ~100 ms
+// here), so a look can fall inside one wait.
+let reads = 0;
+writer.stdout.on('data', () => {
+  if (++reads !== 100) return;
+  own(300); // past the overload bound: boosted
+  const before = snap();
+  const held = [];
+  const t0 = process.hrtime.bigint();
+  while (process.hrtime.bigint() - t0 < 1500000000n) {
+    own(2);
+    Atomics.store(flag, 0, 1); Atomics.notify(flag, 0);
+    Atomics.wait(flag, 0, 1); // until the helper answers
+    held.push(snap().boostedNow);
+  }
+  writer.finish();
+  console.log(JSON.stringify({ before, held, st: eb.stats().queue }));
+  process.exit(0);
+});
+`);
+  assert.strictEqual(r.code, 0, r.err);
+  const { before, held, st } = r.json[0];
+  t.diagnostic(`${held.length} waits on the helper, ${held.filter((b) => !b).length} unboosted after one; ${JSON.stringify(st)}`);
+  assert.ok(before.boostedNow, `not boosted before the waits: ${JSON.stringify(before)}`);
+  // The premise: the loop waited on the helper many times.
+  assert.ok(held.length >= 50, `${held.length} waits`);
+  assert.strictEqual(st.endedAsleep, 0, JSON.stringify(st));
+  assert.ok(held.every((b) => b), JSON.stringify(held));
 });
 
 // Closed-loop overload as make demo's wrk makes it: iterations far below
