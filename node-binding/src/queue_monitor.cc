@@ -671,6 +671,52 @@ bool LoopSleepsInCallback(const QueueMonitor::Shared* s, int ready) {
          !LoopRunnable(s);
 }
 
+// The CPU time of the loop's process outside the loop thread (its CPU
+// clock at @loop_cpu) and this monitor: V8's helpers, libuv's pool,
+// Workers.  Two system calls.
+uint64_t OtherThreadsCpuNs(uint64_t loop_cpu) {
+  struct timespec all, own;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &all) ||
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own))
+    return 0;
+  uint64_t a = uint64_t(all.tv_sec) * 1000000000u + all.tv_nsec;
+  uint64_t o = uint64_t(own.tv_sec) * 1000000000u + own.tv_nsec;
+  return a > loop_cpu + o ? a - loop_cpu - o : 0;
+}
+
+// A boosted loop found asleep (LoopSleepsInCallback()) at one look may only
+// be waiting a moment on another thread of its process: V8's GC helpers,
+// which share its core where the process is pinned to one (make demo, a
+// cluster worker per core); a lock.  That thread's work is the loop's, and
+// ending the boost at each such wait cost two ioctls and a look each, and
+// left the rest at the base clock (a guest test: 62 of ~70 short waits on
+// a Worker ended one, 2026-12-03).  So the boost
+// ends at the second look in a row in the same iteration that finds the
+// loop asleep, if the process's other threads used less than an eighth of
+// the time between the two; while they work, the first is moved on.  (Any
+// thread of the process working meanwhile holds it: a Worker on another
+// core too, which the boost does not speed.)
+class SleepConfirm {
+ public:
+  void Clear() { since_ = 0; }
+  // At a boosted look at @now that found the loop asleep in iteration
+  // @seq, its CPU clock at @loop_cpu: whether it sleeps.
+  bool Sleeps(uint64_t now, uint64_t loop_cpu, uint64_t seq) {
+    uint64_t others = OtherThreadsCpuNs(loop_cpu);
+    bool slept = since_ && seq == seq_ && now > since_ &&
+                 (others > others_ ? others - others_ : 0) * 8 <= now - since_;
+    if (!slept) {
+      since_ = now;
+      others_ = others;
+      seq_ = seq;
+    }
+    return slept;
+  }
+
+ private:
+  uint64_t since_ = 0, others_ = 0, seq_ = 0;
+};
+
 // The monitor found the loop waiting, and the arrival that woke it (or an
 // edge it dropped) disarmed the watch: the loop's prepare, already past,
 // will not arm it again.  A wait that ended meanwhile may have had its
@@ -1095,6 +1141,7 @@ void QueueMonitor::Monitor(Shared* s) {
   bool base_in_seq = false;
   uint64_t last_cpu = hol_base, last_now = MonoNs();
   bool woke = false;  // the last sleep was the long one
+  SleepConfirm sleep_confirm;
   // The head-of-line baseline, the loop thread's CPU time per iteration:
   // between two looks, the CPU it used over the iterations it began.
   Baseline busy;
@@ -1206,14 +1253,17 @@ void QueueMonitor::Monitor(Shared* s) {
     // synchronous read): nothing of the loop runs on its core, whatever the
     // signals say.  Its CPU clock moved less than an eighth of the time
     // since the last look, and its state says so (LoopSleepsInCallback()).
-    bool sleeps = !progressed && LoopSleepsInCallback(s, length);
+    // No boost begins; one held ends once the sleep is confirmed.
+    bool asleep = !progressed && LoopSleepsInCallback(s, length);
+    if (!asleep) sleep_confirm.Clear();
     double avg_length = s->avg_events_x256.load() / 256.0;
     double avg_busy = double(s->avg_busy_ns.load());
     uint64_t threshold = HolThreshold(s);
     bool warm = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations;
     bool boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
+    bool sleeps = asleep && boosted && sleep_confirm.Sleeps(now, cpu, seq);
 
-    if (!boosted && !sleeps &&
+    if (!boosted && !asleep &&
         now >= s->refused_until.load(std::memory_order_relaxed)) {
       bool by_length = warm && length >= 2 && length > s->factor * avg_length;
       bool by_hol = warm && hol >= threshold &&
@@ -1256,7 +1306,7 @@ void QueueMonitor::Monitor(Shared* s) {
     if (boosted) {
       s->after_boost = true;
       SleepNs(s, BoostedLook(s));
-    } else if (sleeps) {
+    } else if (asleep) {
       SleepWhileLoopSleeps(s, cpu);
       woke = true;
     } else {
