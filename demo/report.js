@@ -188,6 +188,13 @@ if (d.overload.length) {
   console.log('   mean over the pairs (each run\'s own figure in brackets):');
   table(d.overload, [['requests/s', meanOf('rps')], ['latency p50 (ms)', meanOf('p50')], ['latency p99 (ms)', meanOf('p99')],
     ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
+  // What ended Queue-Boost's boosts in a saturated loop (the sleep rule
+  // counted from 2026-12-03).
+  const qs = d.overload.map((p) => p.on.stats && p.on.stats.queue).filter(Boolean);
+  if (qs.length && qs.every((q) => q.endedAsleep !== undefined)) {
+    console.log(`   Queue-Boost's boosts with eventboost on, per run: ${qs.map((q) => q.boosts).join(', ')}; ` +
+      `of them ended while the loop slept: ${qs.map((q) => q.endedAsleep).join(', ')}`);
+  }
   console.log('   eventboost on vs off:');
   compare(d.overload, meanOf('rps'), 'throughput', false);
   compare(d.overload, meanOf('p99'), 'p99 latency');
@@ -205,7 +212,9 @@ console.log(`core: the event loop ran on CPU ${st.thread.cpu} (policy${st.kernel
   `${st.kernel.fastSwitch ? 'fast switch' : 'worker thread'}); watchdog and budget lifted, as in make experiment`);
 console.log(`GC-Boost: ${st.gc.boosts} boosts over ${st.gc.count} GCs (${f1(st.gc.timeMs)} ms in pauses, ` +
   `${f1(st.gc.markingMs)} ms in marking cycles); Queue-Boost: ${st.queue.boosts} boosts ` +
-  `(${st.queue.byLength} by queue length, ${st.queue.byHeadOfLine} by head-of-line time, ${st.queue.byOverload} by overload)`);
+  `(${st.queue.byLength} by queue length, ${st.queue.byHeadOfLine} by head-of-line time, ${st.queue.byOverload} by overload)` +
+  // Runs before 2026-12-03 did not count the ends by the sleep rule.
+  (st.queue.endedAsleep === undefined ? '' : `, ${st.queue.endedAsleep} of them ended while the loop slept`));
 const all = [...d.service, ...d.overload];
 // The sides that must see no hint: off, and the governor without hooks.
 const unhinted = (p) => ['off', 'gov'].filter((s) => p[s]);
