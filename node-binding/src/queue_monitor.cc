@@ -671,50 +671,34 @@ bool LoopSleepsInCallback(const QueueMonitor::Shared* s, int ready) {
          !LoopRunnable(s);
 }
 
-// The CPU time of the loop's process outside the loop thread (its CPU
-// clock at @loop_cpu) and this monitor: V8's helpers, libuv's pool,
-// Workers.  Two system calls.
-uint64_t OtherThreadsCpuNs(uint64_t loop_cpu) {
-  struct timespec all, own;
-  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &all) ||
-      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own))
-    return 0;
-  uint64_t a = uint64_t(all.tv_sec) * 1000000000u + all.tv_nsec;
-  uint64_t o = uint64_t(own.tv_sec) * 1000000000u + own.tv_nsec;
-  return a > loop_cpu + o ? a - loop_cpu - o : 0;
-}
-
 // A boosted loop found asleep (LoopSleepsInCallback()) at one look may only
 // be waiting a moment on another thread of its process: V8's GC helpers,
 // which share its core where the process is pinned to one (make demo, a
 // cluster worker per core); a lock.  That thread's work is the loop's, and
 // ending the boost at each such wait cost two ioctls and a look each, and
-// left the rest at the base clock (a guest test: 62 of ~70 short waits on
-// a Worker ended one, 2026-12-03).  So the boost
-// ends at the second look in a row in the same iteration that finds the
-// loop asleep, if the process's other threads used less than an eighth of
-// the time between the two; while they work, the first is moved on.  (Any
-// thread of the process working meanwhile holds it: a Worker on another
-// core too, which the boost does not speed.)
+// left the rest at the base clock (a guest test: 56-69 of 70-80 waits of
+// 8-10 ms on a Worker ended one, 2026-12-03).  So the boost ends only once
+// every look in the same iteration for 32 samples (two looks at least)
+// has found the loop asleep: under TCG such waits last 9-25 ms, some more.  (A first version also held it while the
+// process's other threads worked: on a 7.2 guest with Node 26 that held
+// a 2 s sleep boosted up to 1.2 s, V8 compiling in the background on the
+// other core.)
 class SleepConfirm {
  public:
   void Clear() { since_ = 0; }
   // At a boosted look at @now that found the loop asleep in iteration
-  // @seq, its CPU clock at @loop_cpu: whether it sleeps.
-  bool Sleeps(uint64_t now, uint64_t loop_cpu, uint64_t seq) {
-    uint64_t others = OtherThreadsCpuNs(loop_cpu);
-    bool slept = since_ && seq == seq_ && now > since_ &&
-                 (others > others_ ? others - others_ : 0) * 8 <= now - since_;
-    if (!slept) {
+  // @seq: whether it has slept long enough (@span) to end the boost.
+  bool Sleeps(uint64_t now, uint64_t seq, uint64_t span) {
+    if (!since_ || seq != seq_) {
       since_ = now;
-      others_ = others;
       seq_ = seq;
+      return false;
     }
-    return slept;
+    return now - since_ >= span;
   }
 
  private:
-  uint64_t since_ = 0, others_ = 0, seq_ = 0;
+  uint64_t since_ = 0, seq_ = 0;
 };
 
 // The monitor found the loop waiting, and the arrival that woke it (or an
@@ -1261,7 +1245,8 @@ void QueueMonitor::Monitor(Shared* s) {
     uint64_t threshold = HolThreshold(s);
     bool warm = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations;
     bool boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
-    bool sleeps = asleep && boosted && sleep_confirm.Sleeps(now, cpu, seq);
+    bool sleeps = asleep && boosted &&
+                  sleep_confirm.Sleeps(now, seq, 32 * s->sample_ns);
 
     if (!boosted && !asleep &&
         now >= s->refused_until.load(std::memory_order_relaxed)) {
