@@ -191,7 +191,7 @@ if (d.overload.length) {
   // What ended Queue-Boost's boosts in a saturated loop (the sleep rule
   // counted from 2026-12-03).
   const qs = d.overload.map((p) => p.on.stats && p.on.stats.queue).filter(Boolean);
-  if (qs.length && qs.every((q) => q.endedAsleep !== undefined)) {
+  if (qs.length === d.overload.length && qs.every((q) => q.endedAsleep !== undefined)) {
     console.log(`   Queue-Boost's boosts with eventboost on, per run: ${qs.map((q) => q.boosts).join(', ')}; ` +
       `of them ended while the loop slept: ${qs.map((q) => q.endedAsleep).join(', ')}`);
   }

@@ -110,7 +110,8 @@ export interface Stats {
      *  (the wait likely one of its short ones); one that turns out long ends it after sampleUs. */
     keptThroughWaits: number;
     /** Boosts ended, though a signal still held them, because the loop thread slept in a
-     *  callback (not runnable, its CPU time still). */
+     *  callback (not runnable, its CPU time still) at every look for 32 sampleUs, at most
+     *  maxDelayMs. */
     endedAsleep: number;
     /** Votes the kernel ended (watchdog, budget) while the backlog lasted,
      *  and the monitor renewed. */

@@ -676,29 +676,32 @@ bool LoopSleepsInCallback(const QueueMonitor::Shared* s, int ready) {
 // which share its core where the process is pinned to one (make demo, a
 // cluster worker per core); a lock.  That thread's work is the loop's, and
 // ending the boost at each such wait cost two ioctls and a look each, and
-// left the rest at the base clock (a guest test: 56-69 of 70-80 waits of
-// 8-10 ms on a Worker ended one, 2026-12-03).  So the boost ends only once
-// every look in the same iteration for 32 samples (two looks at least)
-// has found the loop asleep: under TCG such waits last 9-25 ms, some more.  (A first version also held it while the
+// left the rest at the base clock (a guest test: 56-69 of 70-80 short waits
+// on a Worker ended one, 2026-12-03).  So the boost ends only once every
+// look at it in the same iteration for 32 samples (at most the overload
+// bound; two looks at least) has found the loop asleep: under TCG such
+// waits last 9-30 ms, some more.  (A first version also held it while the
 // process's other threads worked: on a 7.2 guest with Node 26 that held
 // a 2 s sleep boosted up to 1.2 s, V8 compiling in the background on the
 // other core.)
 class SleepConfirm {
  public:
   void Clear() { since_ = 0; }
-  // At a boosted look at @now that found the loop asleep in iteration
-  // @seq: whether it has slept long enough (@span) to end the boost.
-  bool Sleeps(uint64_t now, uint64_t seq, uint64_t span) {
-    if (!since_ || seq != seq_) {
+  // At a look at @now that found the loop asleep in iteration @seq, the
+  // boost begun at @boost held: whether it has slept long enough (@span)
+  // to end that boost.
+  bool Sleeps(uint64_t now, uint64_t seq, uint64_t boost, uint64_t span) {
+    if (!since_ || seq != seq_ || boost != boost_) {
       since_ = now;
       seq_ = seq;
+      boost_ = boost;
       return false;
     }
     return now - since_ >= span;
   }
 
  private:
-  uint64_t since_ = 0, seq_ = 0;
+  uint64_t since_ = 0, seq_ = 0, boost_ = 0;
 };
 
 // The monitor found the loop waiting, and the arrival that woke it (or an
@@ -1203,6 +1206,7 @@ void QueueMonitor::Monitor(Shared* s) {
     if (!woke && in_poll && !progressed && !new_seq && LoopWaits(s)) {
       // The loop waits and nothing is queued.
       EndBoost(s, now);
+      sleep_confirm.Clear();
       // The timer counts the iteration the wait ends in.
       DropEdgesAfterBoost(s);
       if (s->seq.load() == seq) {
@@ -1244,9 +1248,12 @@ void QueueMonitor::Monitor(Shared* s) {
     double avg_busy = double(s->avg_busy_ns.load());
     uint64_t threshold = HolThreshold(s);
     bool warm = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations;
-    bool boosted = s->boosted_since.load(std::memory_order_relaxed) != 0;
+    uint64_t boost = s->boosted_since.load(std::memory_order_relaxed);
+    bool boosted = boost != 0;
+    uint64_t confirm = 32 * s->sample_ns;
+    if (confirm > s->max_delay_ns) confirm = s->max_delay_ns;
     bool sleeps = asleep && boosted &&
-                  sleep_confirm.Sleeps(now, seq, 32 * s->sample_ns);
+                  sleep_confirm.Sleeps(now, seq, boost, confirm);
 
     if (!boosted && !asleep &&
         now >= s->refused_until.load(std::memory_order_relaxed)) {
@@ -1280,8 +1287,8 @@ void QueueMonitor::Monitor(Shared* s) {
                   s->last_busy_ns.load(std::memory_order_relaxed) >=
                       (threshold < s->max_delay_ns ? threshold : s->max_delay_ns);
       if (!hold || sleeps) {
-        if (hold) s->ended_asleep.fetch_add(1, std::memory_order_relaxed);
-        EndBoost(s, now);
+        if (EndBoost(s, now) && hold)
+          s->ended_asleep.fetch_add(1, std::memory_order_relaxed);
         boosted = false;
       } else {
         RenewBoost(s, now);
