@@ -18,6 +18,7 @@
 
 #include <string.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 
@@ -686,21 +687,25 @@ bool LoopSleepsInCallback(const QueueMonitor::Shared* s, int ready) {
 // other core.)
 class SleepConfirm {
  public:
+  // @s's options are set before its monitor starts.
+  explicit SleepConfirm(const QueueMonitor::Shared* s)
+      : span_(std::min(32 * s->sample_ns, s->max_delay_ns)) {}
   void Clear() { since_ = 0; }
   // At a look at @now that found the loop asleep in iteration @seq, the
-  // boost begun at @boost held: whether it has slept long enough (@span)
-  // to end that boost.
-  bool Sleeps(uint64_t now, uint64_t seq, uint64_t boost, uint64_t span) {
+  // boost begun at @boost held: whether it has slept long enough to end
+  // that boost.
+  bool Sleeps(uint64_t now, uint64_t seq, uint64_t boost) {
     if (!since_ || seq != seq_ || boost != boost_) {
       since_ = now;
       seq_ = seq;
       boost_ = boost;
       return false;
     }
-    return now - since_ >= span;
+    return now - since_ >= span_;
   }
 
  private:
+  const uint64_t span_;
   uint64_t since_ = 0, seq_ = 0, boost_ = 0;
 };
 
@@ -1128,7 +1133,7 @@ void QueueMonitor::Monitor(Shared* s) {
   bool base_in_seq = false;
   uint64_t last_cpu = hol_base, last_now = MonoNs();
   bool woke = false;  // the last sleep was the long one
-  SleepConfirm sleep_confirm;
+  SleepConfirm sleep_confirm(s);
   // The head-of-line baseline, the loop thread's CPU time per iteration:
   // between two looks, the CPU it used over the iterations it began.
   Baseline busy;
@@ -1250,10 +1255,7 @@ void QueueMonitor::Monitor(Shared* s) {
     bool warm = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations;
     uint64_t boost = s->boosted_since.load(std::memory_order_relaxed);
     bool boosted = boost != 0;
-    uint64_t confirm = 32 * s->sample_ns;
-    if (confirm > s->max_delay_ns) confirm = s->max_delay_ns;
-    bool sleeps = asleep && boosted &&
-                  sleep_confirm.Sleeps(now, seq, boost, confirm);
+    bool sleeps = asleep && boosted && sleep_confirm.Sleeps(now, seq, boost);
 
     if (!boosted && !asleep &&
         now >= s->refused_until.load(std::memory_order_relaxed)) {
