@@ -339,8 +339,9 @@ uint64_t LoopCpuNs(const QueueMonitor::Shared* s) {
   return uint64_t(ts.tv_sec) * 1000000000u + ts.tv_nsec;
 }
 
-// Whether the loop thread is running or runnable (not asleep): read once
-// per decision to sleep, so a preempted loop is not taken for a waiting one.
+// Whether the loop thread is running or runnable (not asleep): read at a
+// look whose CPU clock says the loop may have stopped, so a preempted loop
+// is not taken for a waiting one.
 bool LoopRunnable(const QueueMonitor::Shared* s) {
   char buf[256];
   ssize_t n = s->stat_fd >= 0 ? pread(s->stat_fd, buf, sizeof(buf) - 1, 0) : -1;
@@ -678,35 +679,49 @@ bool LoopSleepsInCallback(const QueueMonitor::Shared* s, int ready) {
 // cluster worker per core); a lock.  That thread's work is the loop's, and
 // ending the boost at each such wait cost two ioctls and a look each, and
 // left the rest at the base clock (a guest test: 56-69 of 70-80 short waits
-// on a Worker ended one, 2026-12-03).  So the boost ends only once every
-// look at it in the same iteration for 32 samples (at most the overload
-// bound; two looks at least) has found the loop asleep: under TCG such
-// waits last 9-30 ms, some more.  (A first version also held it while the
-// process's other threads worked: on a 7.2 guest with Node 26 that held
+// on a Worker ended one, 2026-12-03).  So the boost ends only once the loop
+// has slept 32 samples (at most the overload bound) in one sleep: found
+// asleep at a look, and at every look after it in the same iteration until
+// one that long after (the monitor looks then), its CPU clock still where
+// it was at the first.  Under TCG such waits last 9-30 ms, some more.  (A first version also held it while
+// the process's other threads worked: on a 7.2 guest with Node 26 that held
 // a 2 s sleep boosted up to 1.2 s, V8 compiling in the background on the
-// other core.)
+// other core.  The next took looks that saw the clock move less than an
+// eighth of the time between them for one sleep: a loop working little
+// between many short waits could pass for one asleep.)
 class SleepConfirm {
  public:
   // @s's options are set before its monitor starts.
   explicit SleepConfirm(const QueueMonitor::Shared* s)
       : span_(std::min(32 * s->sample_ns, s->max_delay_ns)) {}
   void Clear() { since_ = 0; }
-  // At a look at @now that found the loop asleep in iteration @seq, the
-  // boost begun at @boost held: whether it has slept long enough to end
-  // that boost.
-  bool Sleeps(uint64_t now, uint64_t seq, uint64_t boost) {
-    if (!since_ || seq != seq_ || boost != boost_) {
+  // At a look at @now that found the loop asleep in iteration @seq, its CPU
+  // clock at @cpu (read after its state), the boost begun at @boost held:
+  // whether it has slept since an earlier look long enough to end that
+  // boost.  A clock that failed (0) or went back starts anew.
+  bool Sleeps(uint64_t now, uint64_t cpu, uint64_t seq, uint64_t boost) {
+    if (!since_ || seq != seq_ || boost != boost_ || cpu < cpu_ ||
+        cpu - cpu_ > kSlackNs) {
       since_ = now;
+      cpu_ = cpu;
       seq_ = seq;
       boost_ = boost;
       return false;
     }
     return now - since_ >= span_;
   }
+  // After a Sleeps() at @now that did not end the boost: the time left
+  // until the look that may.
+  uint64_t Left(uint64_t now) const {
+    return since_ && now - since_ < span_ ? span_ - (now - since_) : 0;
+  }
 
  private:
+  // What a spurious wake-up and a wait again cost the loop in CPU time,
+  // whatever sampleUs: more is work done between two waits.
+  static constexpr uint64_t kSlackNs = 100000;
   const uint64_t span_;
-  uint64_t since_ = 0, seq_ = 0, boost_ = 0;
+  uint64_t since_ = 0, cpu_ = 0, seq_ = 0, boost_ = 0;
 };
 
 // The monitor found the loop waiting, and the arrival that woke it (or an
@@ -1199,6 +1214,7 @@ void QueueMonitor::Monitor(Shared* s) {
       busy_cpu = cpu;
     }
     bool progressed = (cpu - last_cpu) * 8 > now - last_now;
+    bool ran_most = (cpu - last_cpu) * 8 >= (now - last_now) * 7;
     bool new_seq = seq != seen_seq;
     seen_seq = seq;
     last_cpu = cpu;
@@ -1247,15 +1263,23 @@ void QueueMonitor::Monitor(Shared* s) {
     // signals say.  Its CPU clock moved less than an eighth of the time
     // since the last look, and its state says so (LoopSleepsInCallback()).
     // No boost begins; one held ends once the sleep is confirmed.
-    bool asleep = !progressed && LoopSleepsInCallback(s, length);
-    if (!asleep) sleep_confirm.Clear();
+    // A boost held asks even a loop that worked since the last look (the
+    // sleep's confirmation begins at once), unless it ran nearly all the
+    // time: a saturated loop's looks read no state.
+    uint64_t boost = s->boosted_since.load(std::memory_order_relaxed);
+    bool boosted = boost != 0;
+    bool sleeping = (!progressed || (boosted && !ran_most)) &&
+                    LoopSleepsInCallback(s, length);
+    bool asleep = !progressed && sleeping;
+    if (!sleeping) sleep_confirm.Clear();
     double avg_length = s->avg_events_x256.load() / 256.0;
     double avg_busy = double(s->avg_busy_ns.load());
     uint64_t threshold = HolThreshold(s);
     bool warm = s->iterations.load(std::memory_order_relaxed) >= kWarmupIterations;
-    uint64_t boost = s->boosted_since.load(std::memory_order_relaxed);
-    bool boosted = boost != 0;
-    bool sleeps = asleep && boosted && sleep_confirm.Sleeps(now, seq, boost);
+    // The clock read again after the state: the loop may have run between
+    // the look's first read and its stop.
+    bool sleeps = sleeping && boosted &&
+                  sleep_confirm.Sleeps(now, LoopCpuNs(s), seq, boost);
 
     if (!boosted && !asleep &&
         now >= s->refused_until.load(std::memory_order_relaxed)) {
@@ -1299,8 +1323,11 @@ void QueueMonitor::Monitor(Shared* s) {
     }
     if (boosted) {
       s->after_boost = true;
-      SleepNs(s, BoostedLook(s));
-    } else if (asleep) {
+      uint64_t look = BoostedLook(s);
+      // Sleeps() was asked at this look whenever the loop was sleeping.
+      uint64_t left = sleeping ? sleep_confirm.Left(now) : 0;
+      SleepNs(s, left && left < look ? left : look);
+    } else if (asleep || sleeps) {
       SleepWhileLoopSleeps(s, cpu);
       woke = true;
     } else {

@@ -1296,9 +1296,13 @@ function sleepInCallback() {
 function assertNotHeldAsleep(res) {
   const { before, after, st, sleptMs, boostedMs, wakeups } = res;
   assert.ok(before.boostedNow, `not boosted before the sleep: ${JSON.stringify(before)}`);
-  // Ended within a few looks (each a few samples apart; the guest's clock
-  // steps are up to 100 ms), not held for the 2 s.
-  assert.ok(boostedMs < sleptMs / 2, `boosted ${boostedMs} of the ${sleptMs} ms asleep`);
+  // Ended, not held for the 2 s: the first look inside the sleep comes
+  // within a boosted monitor's interval (here at most the overload bound,
+  // 100 ms), the look that confirms it 32 samples (32 ms) after that, and
+  // the guest's clock steps are up to 100 ms.  Until 2026-12-03 the
+  // confirming look came a whole interval later, and the first inside the
+  // sleep did not count: up to 500 ms on 7.2 with Node 26.
+  assert.ok(boostedMs <= 300, `boosted ${boostedMs} of the ${sleptMs} ms asleep`);
   // Then asleep until the loop runs: not a look every few samples (~500
   // while the boost was held).
   assert.ok(wakeups < 50, `${wakeups} monitor wake-ups in ${sleptMs} ms asleep`);
