@@ -683,12 +683,13 @@ bool LoopSleepsInCallback(const QueueMonitor::Shared* s, int ready) {
 // has slept 32 samples (at most the overload bound) in one sleep: found
 // asleep at a look, and at every look after it in the same iteration until
 // one that long after (the monitor looks then), its CPU clock still where
-// it was at the first.  Under TCG such waits last 9-30 ms, some more.  (A first version also held it while
-// the process's other threads worked: on a 7.2 guest with Node 26 that held
-// a 2 s sleep boosted up to 1.2 s, V8 compiling in the background on the
-// other core.  The next took looks that saw the clock move less than an
-// eighth of the time between them for one sleep: a loop working little
-// between many short waits could pass for one asleep.)
+// it was at the first.  Under TCG such waits last 9-30 ms, some more.  (A
+// first version also held it while the process's other threads worked: on
+// a 7.2 guest with Node 26 that held a 2 s sleep boosted up to 1.2 s, V8
+// compiling in the background on the other core.  The next took looks that
+// saw the clock move less than an eighth of the time between them for one
+// sleep: a loop working little between many short waits could pass for one
+// asleep.)
 class SleepConfirm {
  public:
   // @s's options are set before its monitor starts.
