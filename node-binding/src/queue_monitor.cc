@@ -148,12 +148,12 @@ struct QueueMonitor::Shared {
   // overload bound counts the CPU time used since, whether in one long
   // callback or in iterations that each found work ready and never waited
   // (a saturated loop), so that a saturated service is not left at its
-  // base clock.  A wait shorter than a sample does not restart the count
-  // (CountWait()): this is where the last wait was while the count has
-  // stood through one such wait alone (a long callback and then a client's
-  // FIN, say), and the count's start from the second on.  Node enables the
-  // idle-time metric this rests on (UV_METRICS_IDLE_TIME) on every loop
-  // it runs.
+  // base clock.  A wait within the idle time the count allows does not
+  // restart it (CountWait()): this is where the last wait was while the
+  // count has stood through one such wait alone (a long callback and then
+  // a client's FIN, say), and the count's start from the second on.  Node
+  // enables the idle-time metric this rests on (UV_METRICS_IDLE_TIME) on
+  // every loop it runs.
   std::atomic<uint64_t> wait_cpu{0};
   // The seq of an iteration whose prepare ended a boost because its poll
   // was about to block: until its check wait_cpu is the run's old start,
@@ -170,7 +170,7 @@ struct QueueMonitor::Shared {
   bool timed_poll = false;      // uv_backend_timeout() was not 0 (OnPrepare)
   bool returned_at_once = false;  // and it did not block (OnCheck)
   // The overload count (CountWait()): the loop's CPU time where it began,
-  // the idle time of the short waits it stood through, and how many (more
+  // the idle time of the waits it stood through, and how many (more
   // than 2 count as 2); and the last wait of the service's, how long it was
   // and the loop's CPU time there.
   uint64_t count_from = 0, count_idle_ns = 0;
@@ -826,31 +826,48 @@ bool CountSaturated(const QueueMonitor::Shared* s, uint64_t cpu) {
          cpu >= s->count_from + s->max_delay_ns;
 }
 
+// How long a wait that begins at the loop's CPU time @cpu may last before
+// it restarts the overload count (CountWait()): until the loop has been idle
+// a tenth of the CPU time the count holds, taken over the last one to two
+// bounds of it.  0: the next wait restarts it, however short.
+uint64_t IdleLeft(const QueueMonitor::Shared* s, uint64_t cpu) {
+  if (!s->count_from || cpu < s->count_from) return 0;
+  uint64_t span = cpu - s->count_from, idle = s->count_idle_ns;
+  if (span > 2 * s->max_delay_ns) {
+    idle = uint64_t(double(idle) * double(s->max_delay_ns) / double(span));
+    span = s->max_delay_ns;
+  }
+  return idle < span / 10 ? span / 10 - idle : 0;
+}
+
 // At a prepare whose poll may block, with a boost held: whether it stays
 // on through the wait.  It does while the overload count says the loop is
 // saturated and the loop has worked ten times its last wait since that
-// wait: the wait is likely one of its short ones (the threadpool's answer,
-// a timer), and ending the boost before each and voting again after it
-// would cost two ioctls and two wake-ups of the monitor per callback.  A
-// wait that turns out long ends it: the package's timer, unref'd, ends
-// the poll after sampleUs rounded up to libuv's milliseconds, plus one
-// (so the wait counts as a sample however libuv rounds), and the check
-// ends the boost (CountWait()).  So a saturation's end holds the core
-// boosted that long into its idle wait; a wait cut short by other work, a
-// little work and another wait end it at the next prepare (not ten times
-// the wait's work).
+// wait: the wait is likely one of its short ones (a client's next request,
+// the threadpool's answer, a timer), and ending the boost before each and
+// voting again after it would cost two ioctls and two wake-ups of the
+// monitor per callback.  A wait that turns out long ends it: the package's
+// timer, unref'd, ends the poll once the wait has used up the idle time
+// the count allows (IdleLeft(), rounded up to libuv's milliseconds, plus
+// one so that it does however libuv rounds), and the check ends the boost
+// (CountWait()).  So a saturation's end holds the core boosted that long
+// into its idle wait (at most a fifth of the bound: 20 ms by default); a
+// wait cut short by other work, a little work and another wait end it at
+// the next prepare (not ten times the wait's work).
 bool KeepThroughWait(QueueMonitor::Shared* s, uint64_t cpu) {
   if (s->count_short_waits < 2) return false;  // before the clock's call
   if (!cpu) cpu = LoopCpuNs(s);
   if (!cpu || !CountSaturated(s, cpu) ||
       cpu - s->last_wait_cpu < 10 * s->last_wait_ns)
     return false;
+  uint64_t left = IdleLeft(s, cpu);
+  if (!left) return false;
   s->kept_since = s->boosted_since.load(std::memory_order_acquire);
   if (!s->kept_since) return false;  // the monitor ended it meanwhile
   // The loop's clock is the iteration's start: the timer counts from now.
   uv_update_time(s->loop);
   uv_timer_start(&s->kept_timer, [](uv_timer_t*) {},
-                 (s->sample_ns + 999999) / 1000000 + 1, 0);
+                 (left + 999999) / 1000000 + 1, 0);
   s->kept.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -858,18 +875,22 @@ bool KeepThroughWait(QueueMonitor::Shared* s, uint64_t cpu) {
 // At the check after a poll.  The overload bound counts the loop's CPU
 // time since the count began (count_from).  A wait of @waited (0: the
 // poll did not block) that began at the loop's CPU time @cpu restarts the
-// count if it blocked a sample (sampleUs) or more, or once the loop has
-// been idle a tenth of the CPU time the count holds: a loop whose
-// callbacks each end in a short wait (the threadpool, a timer, a peer's
-// quick answer) is as saturated as one that never waits.  The share is
-// taken over the last one to two bounds of CPU time, not the whole count:
-// a long saturation, or one long callback, must not carry a loop that has
-// since become less busy.  A wake-up by a monitor's vote alone is no wait
-// of the service's: its idle time counts, the wait does not.  Then the
-// boost the prepare kept through the poll ends if the wait restarted the
-// count, and a count past its bound after a short wait that followed ten
-// times its length of work votes (the monitor's timer fires where the
-// count crosses its bound, not at each wait after it).
+// count once the loop has been idle a tenth of the CPU time the count
+// holds (IdleLeft()): a loop busy nine tenths of its time is saturated
+// whether its callbacks run back to back or each ends in a wait (the
+// threadpool, a timer, a peer's quick answer, a closed-loop client's next
+// request).  Before 2026-12-03 any wait of a sample or more restarted it,
+// and a service under closed-loop overload, which waits for its clients a
+// few ms every second or so, ran unboosted 100 ms of CPU time after each
+// such wait.  The share is taken over the last one to two bounds of CPU
+// time, not the whole count, the wait itself in full: a long saturation,
+// or one long callback, must not carry a loop that has since become less
+// busy.  A wake-up by a monitor's vote alone is no wait of the service's:
+// its idle time counts, the wait does not.  Then the boost the prepare
+// kept through the poll ends if the wait restarted the count, and a count
+// past its bound after a wait that followed ten times its length of work
+// votes (the monitor's timer fires where the count crosses its bound, not
+// at each wait after it).
 void CountWait(QueueMonitor::Shared* s, uint64_t now, uint64_t seq,
                uint64_t waited, uint64_t cpu) {
   bool restart = false, busy = false;
@@ -879,17 +900,15 @@ void CountWait(QueueMonitor::Shared* s, uint64_t now, uint64_t seq,
     s->last_wait_cpu = cpu;
   }
   if (waited && cpu) {
-    restart = cpu < s->count_from || waited >= s->sample_ns;
+    restart = waited >= IdleLeft(s, cpu);
     if (!restart) {
       uint64_t span = cpu - s->count_from;
-      s->count_idle_ns += waited;
       if (span > 2 * s->max_delay_ns) {
         s->count_idle_ns = uint64_t(double(s->count_idle_ns) *
                                     double(s->max_delay_ns) / double(span));
         s->count_from = cpu - s->max_delay_ns;
-        span = s->max_delay_ns;
       }
-      restart = s->count_idle_ns * 10 >= span;
+      s->count_idle_ns += waited;
     }
     if (restart) {
       s->count_from = cpu;
