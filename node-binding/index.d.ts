@@ -28,9 +28,9 @@ export interface StartOptions {
    * Queue-Boost's overload bound in ms (1..60000): a loop that has used this much of
    * its own CPU time since its poll last blocked (one long callback, or iterations that
    * each found work ready: a saturated loop) is boosted whatever the averages say, until
-   * it waits again. Waits shorter than sampleUs do not end that time while the loop stays
-   * idle less than a tenth of it: callbacks that each end in a short wait (the threadpool)
-   * are a saturated loop too. Default 100.
+   * it waits again. Waits do not end that time while the loop stays idle less than a
+   * tenth of it: callbacks that each end in a short wait (the threadpool, a client's next
+   * request) are a saturated loop too. Default 100.
    */
   maxDelayMs?: number;
   /**
@@ -101,13 +101,14 @@ export interface Stats {
     boostedNow: boolean;
     boostedMs: number;
     /** Boosts started by the queue length, the head-of-line time, and the overload bound (one
-     *  callback, or iterations that never waited or waited less than sampleUs, past maxDelayMs
-     *  of the loop's CPU time). */
+     *  callback, or iterations that never waited or were idle less than a tenth of the time,
+     *  past maxDelayMs of the loop's CPU time). */
     byLength: number;
     byHeadOfLine: number;
     byOverload: number;
     /** Times a boost was kept on through a poll of a loop the overload bound holds saturated
-     *  (the wait likely one of its short ones); one that turns out long ends it after sampleUs. */
+     *  (the wait likely one of its short ones); one that turns out long ends it once the loop
+     *  has been idle a tenth of the count's CPU time (at most maxDelayMs / 5, plus 1 ms). */
     keptThroughWaits: number;
     /** Boosts ended, though a signal still held them, because the loop thread slept in a
      *  callback (not runnable, its CPU time still) at every look for 32 sampleUs, at most

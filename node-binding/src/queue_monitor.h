@@ -8,9 +8,10 @@
 //   - head-of-line time: the loop thread's own CPU time since it last
 //     reached its queue (prepare): preemption does not count; with
 //     headOfLine 'waiting', only once work waits on the loop's epoll set;
-//   - overload: the loop's CPU time since its poll last blocked a sample
-//     or more (or it was idle a tenth of that time in shorter waits)
-//     against an absolute bound (maxDelayMs), whatever the averages say.
+//   - overload: the loop's CPU time since it last caught up with its
+//     queue (its polls blocked a tenth of that time, whatever each wait's
+//     length) against an absolute bound (maxDelayMs), whatever the
+//     averages say.
 // Length and head-of-line thresholds are baselines (count-weighted means
 // over the last ~30 s of iterations) scaled by the queue factor.  The loop
 // thread itself ends the boost before it waits again, but for the short

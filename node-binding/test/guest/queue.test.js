@@ -1590,12 +1590,13 @@ setTimeout(tick, 10);
 // unboosted).  Scaled for the clock steps above SNAP: callbacks of 160 ms
 // of the loop's CPU, a 400 ms bound, and every other thread of the
 // process (V8's, the monitor) on CPU 0; each callback followed by a 5 ms
-// timer's wait with a 50 ms sample, or by a 10 ms one with the default
-// 1 ms sample.  A wait in the 2026-12-02 CI was an fs.stat's: with Node 24
-// and 26 the threadpool often answered before the loop polled, and the
-// loop did not wait.
-for (const [sampleUs, waitMs] of [[50000, 5], [1000, 10]]) {
-  test(`Queue-Boost: a loop saturated by callbacks with ${waitMs} ms waits between them is boosted (sampleUs ${sampleUs}), until it waits long`, async (t) => {
+// timer's wait, with a 50 ms sample or the default 1 ms one (waits past
+// it: 10 ms ones left the count only ~5 ms of its idle allowance at the
+// first waits, too little for the clock steps).  A wait in the 2026-12-02
+// CI was an fs.stat's: with Node 24 and 26 the threadpool often answered
+// before the loop polled, and the loop did not wait.
+for (const sampleUs of [50000, 1000]) {
+  test(`Queue-Boost: a loop saturated by callbacks with short waits between them is boosted (sampleUs ${sampleUs}), until it waits long`, async (t) => {
     const r = await h.runNode(h.PRELUDE + SNAP + `
 pin(process.pid, 1);
 const s = eb.start({ gc: false, queueFactor: 20, sampleUs: ${sampleUs}, maxDelayMs: 400 });
@@ -1608,11 +1609,11 @@ let i = 0;
 const tick = () => {
   own(160);
   seen.push(snap());
-  if (++i < 25) return setTimeout(tick, ${waitMs});
+  if (++i < 25) return setTimeout(tick, 5);
   // The loop waits long: 300 ms, three quarters of the bound.
   setTimeout(() => { console.log(JSON.stringify({ seen, after: snap() })); process.exit(0); }, 300);
 };
-setTimeout(tick, ${waitMs});
+setTimeout(tick, 5);
 `);
     assert.strictEqual(r.code, 0, r.err);
     const { seen, after } = r.json[0];
@@ -1626,7 +1627,8 @@ setTimeout(tick, ${waitMs});
     // callbacks with no wait between them is a saturation the old count
     // saw too, but it never held a boost through a wait: without the
     // change no callback of 25 ended boosted (5 ms waits, 6.12, Node 20, 2
-    // runs of 2; 10 ms waits and a 1 ms sample: none either, same guest).
+    // runs of 2; with a 1 ms sample, before 2026-12-03: none either, 10 ms
+    // waits, same guest).
     const held = seen[seen.length - 21];
     assert.ok(last.waits - held.waits >= 10, JSON.stringify({ held, last }));
     // Boosted by the overload bound, and held: the bound is crossed in the
