@@ -360,6 +360,13 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     const b0 = busy();
     const t0 = timeInState();
     const k0 = kernelStats();
+    // The server's own count inside the kernel's window (k0 before it, k1
+    // after it): a hint it counted there reached the kernel there.  (Until
+    // 2026-12-03 it was read around this whole function, and a hint sent
+    // in the edges, a GC as the load ended, was counted by the server
+    // alone: make check's experiment pipeline failed on one, 1 sent, 0 in
+    // the kernel.)
+    const own0 = get(srv.controlPort, '/stats').hints;
     const th0 = threadsCpuNs(srv.child.pid);
     const i0 = idleUs(0);
     const w0 = Date.now();
@@ -367,7 +374,8 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     const wall = (Date.now() - w0) / 1000;
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
     const th1 = threadsCpuNs(srv.child.pid);
-    return { lg, wall, cpu0Busy, b0, t0, k0, b1: busy(), t1: timeInState(), k1: kernelStats(),
+    const own1 = get(srv.controlPort, '/stats').hints;
+    return { lg, wall, cpu0Busy, b0, t0, k0, own: own1 - own0, b1: busy(), t1: timeInState(), k1: kernelStats(),
       threads: threadsDelta(srv.child.pid, th0, th1), threadRuns: threadsDelta(srv.child.pid, th0, th1, 'runs'),
       threadPreempted: threadsDelta(srv.child.pid, th0, th1, 'preempted') };
   });
@@ -381,7 +389,10 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
   if (p.gov === 'eventboost' && !(k0 && k1)) throw new Error(`${p.name}: eventboost's statistics for CPU 1 could not be read (ebctl status --json)`);
   const h1 = hintsSent(svc);
   const g1 = get(srv.controlPort, '/stats').v8gc;
-  const own = h1[srv.controlPort] - h0[srv.controlPort];
+  const own = m.own;
+  // What the server sent around the kernel's window, outside it: a hint
+  // that can have missed the kernel's count.
+  const edge = h1[srv.controlPort] - h0[srv.controlPort] - own;
   const others = Object.keys(h1).reduce((a, k) => a + (Number(k) === srv.controlPort ? 0 : h1[k] - h0[k]), 0);
   // null where eventboost did not govern CPU 1 (fixed clocks, schedutil,
   // uclamp): the kernel counted nothing there, and a hint could not move
@@ -427,9 +438,12 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     queueOptions,
     // CPU 0's busy share of the run (the emulation needs it idle).
     cpu0Busy: Math.round(m.cpu0Busy * 1e4) / 1e4,
-    // The hints this run saw: sent by the run's own server, by the
-    // service's other servers, and counted by the kernel on CPU 1.
-    seen: { own, others, kernel: kernelHints },
+    // The hints this run saw: sent by the run's own server while the
+    // kernel counted (from 2026-12-03: before, the edges too), by the
+    // service's other servers, and counted by the kernel on CPU 1; edge:
+    // sent by its own server between the policy's start and its end but
+    // outside the kernel's window (from 2026-12-03).
+    seen: { own, edge, others, kernel: kernelHints },
     kernel: k0 && k1 ? {
       hints: kernelHints,
       boosts: k1.boosts - k0.boosts, boostedNs: k1.boosted_ns - k0.boosted_ns,
@@ -437,7 +451,7 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
       watchdogEnds: k1.watchdog_ends - k0.watchdog_ends, budgetEnds: k1.budget_ends - k0.budget_ends,
     } : null,
   };
-  const bad = p.hints ? others : own + others + (kernelHints || 0);
+  const bad = p.hints ? others : own + edge + others + (kernelHints || 0);
   if (bad > 0) {
     r.contaminated = true;
     contaminated.push(`${svc.name} ${p.name} (${ph.name}): ${JSON.stringify(r.seen)} hints`);
