@@ -826,18 +826,33 @@ bool CountSaturated(const QueueMonitor::Shared* s, uint64_t cpu) {
          cpu >= s->count_from + s->max_delay_ns;
 }
 
+// The overload count at the loop's CPU time @cpu taken over its last one
+// to two bounds of CPU time: where it begins and the idle time in it (the
+// count's own idle time scaled down to the bound, past two bounds).  The
+// idle-share rule judges a wait on this (IdleLeft()), and the count kept
+// through the wait is this (CountWait()): one reckoning for both.
+struct CountWindow {
+  uint64_t from, idle_ns;
+};
+
+CountWindow WindowedCount(const QueueMonitor::Shared* s, uint64_t cpu) {
+  uint64_t span = cpu - s->count_from;
+  if (span <= 2 * s->max_delay_ns)
+    return {s->count_from, s->count_idle_ns};
+  return {cpu - s->max_delay_ns,
+          uint64_t(double(s->count_idle_ns) * double(s->max_delay_ns) /
+                   double(span))};
+}
+
 // How long a wait that begins at the loop's CPU time @cpu may last before
 // it restarts the overload count (CountWait()): until the loop has been idle
 // a tenth of the CPU time the count holds, taken over the last one to two
 // bounds of it.  0: the next wait restarts it, however short.
 uint64_t IdleLeft(const QueueMonitor::Shared* s, uint64_t cpu) {
   if (!s->count_from || cpu < s->count_from) return 0;
-  uint64_t span = cpu - s->count_from, idle = s->count_idle_ns;
-  if (span > 2 * s->max_delay_ns) {
-    idle = uint64_t(double(idle) * double(s->max_delay_ns) / double(span));
-    span = s->max_delay_ns;
-  }
-  return idle < span / 10 ? span / 10 - idle : 0;
+  CountWindow w = WindowedCount(s, cpu);
+  uint64_t allowed = (cpu - w.from) / 10;
+  return w.idle_ns < allowed ? allowed - w.idle_ns : 0;
 }
 
 // At a prepare whose poll may block, with a boost held: whether it stays
@@ -902,13 +917,10 @@ void CountWait(QueueMonitor::Shared* s, uint64_t now, uint64_t seq,
   if (waited && cpu) {
     restart = waited >= IdleLeft(s, cpu);
     if (!restart) {
-      uint64_t span = cpu - s->count_from;
-      if (span > 2 * s->max_delay_ns) {
-        s->count_idle_ns = uint64_t(double(s->count_idle_ns) *
-                                    double(s->max_delay_ns) / double(span));
-        s->count_from = cpu - s->max_delay_ns;
-      }
-      s->count_idle_ns += waited;
+      // IdleLeft() was not 0: the count began before @cpu.
+      CountWindow w = WindowedCount(s, cpu);
+      s->count_from = w.from;
+      s->count_idle_ns = w.idle_ns + waited;
     }
     if (restart) {
       s->count_from = cpu;
