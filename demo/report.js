@@ -179,7 +179,8 @@ if (d.service.length) {
 }
 
 if (d.overload.length) {
-  console.log(`\n2. Overload: closed-loop wrk${host ? ' (on the host)' : ''}, 8 connections, ${d.overloadSecs} s per run: the loop never waits.`);
+  // demo.json records its connections from 2026-12-03 (8 before).
+  console.log(`\n2. Overload: closed-loop wrk${host ? ' (on the host)' : ''}, ${d.connections || 8} connections, ${d.overloadSecs} s per run: the loop saturated.`);
   if (warmUps('overload').length) {
     const wus = warmUps('overload');
     console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off; not measured): ` +
@@ -194,6 +195,13 @@ if (d.overload.length) {
   if (qs.length === d.overload.length && qs.every((q) => q.endedAsleep !== undefined)) {
     console.log(`   Queue-Boost's boosts with eventboost on, per run: ${qs.map((q) => q.boosts).join(', ')}; ` +
       `of them ended while the loop slept: ${qs.map((q) => q.endedAsleep).join(', ')}`);
+  }
+  // How often the saturated loop caught up with wrk and waited, and how
+  // many of those waits a boost was kept through (runs before 2026-12-02
+  // did not count them).
+  if (qs.length === d.overload.length && qs.every((q) => q.keptThroughWaits !== undefined)) {
+    console.log(`   the loop's waits with eventboost on, per run: ${qs.map((q) => q.waits).join(', ')}; ` +
+      `a boost kept through: ${qs.map((q) => q.keptThroughWaits).join(', ')}`);
   }
   console.log('   eventboost on vs off:');
   compare(d.overload, meanOf('rps'), 'throughput', false);

@@ -13,8 +13,8 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-reps=${DEMO_REPS:-4} secs=${DEMO_SECONDS:-20}
-for v in "DEMO_REPS=$reps" "DEMO_SECONDS=$secs"; do
+reps=${DEMO_REPS:-4} secs=${DEMO_SECONDS:-20} conns=${DEMO_CONNECTIONS:-8}
+for v in "DEMO_REPS=$reps" "DEMO_SECONDS=$secs" "DEMO_CONNECTIONS=$conns"; do
 	case ${v#*=} in
 	'' | *[!0-9]* | 0) echo "demo: ${v%%=*} must be a whole number above 0, got '${v#*=}'" >&2; exit 1 ;;
 	esac
@@ -64,7 +64,7 @@ if [ -n "${DEMO_ARMS:-}" ]; then
 fi
 limit=$((900 + 3 * ((open_sides * reps + 5) * 2 + (overload_sides * reps + 5) * 3) * secs / 2))
 scripts/guest.sh "$kver" "$out" "$limit" \
-	env DEMO_REPS="$reps" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" \
+	env DEMO_REPS="$reps" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" DEMO_CONNECTIONS="$conns" \
 	DEMO_ARMS="${DEMO_ARMS:-}" DEMO_KINDS="${DEMO_KINDS:-service,overload}" \
 	sh "$top/demo/run_in_guest.sh" "$kver" "$top" "$out" "$secs"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
