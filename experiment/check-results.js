@@ -55,7 +55,10 @@ for (const policy of ['fixed-2.6', ...want]) {
     // Whatever a short run held, every hint its server sent while the
     // kernel counted reached the kernel: the kernel counts each vote cast
     // and each ended (summed over the run's repetitions; a vote cast in
-    // the window may end after it).
+    // the window may end after it).  The server's count holds refused and
+    // failed hints too, which the kernel does not count: none is refused
+    // here, where the experiment lifts the budget and the watchdog
+    // (driver.js), and a failed one is what this check is for.
     if (fs.existsSync(rawFile)) {
       const seen = rawRuns().filter((r) => r.policy === policy && (r.phase || 'headline') === 'headline').map((r) => r.seen);
       const own = seen.reduce((a, x) => a + x.own, 0), kernel = seen.reduce((a, x) => a + x.kernel, 0);

@@ -357,16 +357,17 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
   const h0 = hintsSent(svc);
   const { v8gc: g0, monitor: q0, queueOptions } = get(srv.controlPort, '/stats');
   const m = await alone(srv, async () => {
+    // The server's own count inside the kernel's window (k0 before it, k1
+    // after it): a hint it counted there reached the kernel there (it
+    // counts after the ioctl returns, the kernel in it).  Until 2026-12-03
+    // it was read around this whole function, and a hint sent in the
+    // edges was counted by the server alone: make check's experiment
+    // pipeline failed on one, 1 sent, 0 in the kernel.  Both read outside
+    // the busy and time-in-state window: the server answers on CPU 1.
+    const k0 = kernelStats();
+    const own0 = get(srv.controlPort, '/stats').hints;
     const b0 = busy();
     const t0 = timeInState();
-    const k0 = kernelStats();
-    // The server's own count inside the kernel's window (k0 before it, k1
-    // after it): a hint it counted there reached the kernel there.  (Until
-    // 2026-12-03 it was read around this whole function, and a hint sent
-    // in the edges, a GC as the load ended, was counted by the server
-    // alone: make check's experiment pipeline failed on one, 1 sent, 0 in
-    // the kernel.)
-    const own0 = get(srv.controlPort, '/stats').hints;
     const th0 = threadsCpuNs(srv.child.pid);
     const i0 = idleUs(0);
     const w0 = Date.now();
@@ -374,8 +375,9 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     const wall = (Date.now() - w0) / 1000;
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
     const th1 = threadsCpuNs(srv.child.pid);
+    const b1 = busy(), t1 = timeInState();
     const own1 = get(srv.controlPort, '/stats').hints;
-    return { lg, wall, cpu0Busy, b0, t0, k0, own: own1 - own0, b1: busy(), t1: timeInState(), k1: kernelStats(),
+    return { lg, wall, cpu0Busy, b0, t0, k0, own: own1 - own0, b1, t1, k1: kernelStats(),
       threads: threadsDelta(srv.child.pid, th0, th1), threadRuns: threadsDelta(srv.child.pid, th0, th1, 'runs'),
       threadPreempted: threadsDelta(srv.child.pid, th0, th1, 'preempted') };
   });
