@@ -180,7 +180,7 @@ if (d.service.length) {
 
 if (d.overload.length) {
   // demo.json records its connections from 2026-12-03 (8 before).
-  console.log(`\n2. Overload: closed-loop wrk${host ? ' (on the host)' : ''}, ${d.connections || 8} connections, ${d.overloadSecs} s per run: the loop saturated.`);
+  console.log(`\n2. Overload: closed-loop wrk${host ? ' (on the host)' : ''}, ${d.connections || 8} connections, ${d.overloadSecs} s per run.`);
   if (warmUps('overload').length) {
     const wus = warmUps('overload');
     console.log(`   before pair 1, ${wus.length} warm-up run${wus.length > 1 ? 's' : ''} (eventboost off; not measured): ` +

@@ -16,7 +16,7 @@ set -uo pipefail
 reps=${DEMO_REPS:-4} secs=${DEMO_SECONDS:-20} conns=${DEMO_CONNECTIONS:-8}
 for v in "DEMO_REPS=$reps" "DEMO_SECONDS=$secs" "DEMO_CONNECTIONS=$conns"; do
 	case ${v#*=} in
-	'' | *[!0-9]* | 0) echo "demo: ${v%%=*} must be a whole number above 0, got '${v#*=}'" >&2; exit 1 ;;
+	'' | *[!0-9]* | 0*) echo "demo: ${v%%=*} must be a whole number above 0 (no leading zero), got '${v#*=}'" >&2; exit 1 ;;
 	esac
 done
 

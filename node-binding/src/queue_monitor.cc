@@ -830,7 +830,8 @@ bool CountSaturated(const QueueMonitor::Shared* s, uint64_t cpu) {
 // to two bounds of CPU time: where it begins and the idle time in it (the
 // count's own idle time scaled down to the bound, past two bounds).  The
 // idle-share rule judges a wait on this (IdleLeft()), and the count kept
-// through the wait is this (CountWait()): one reckoning for both.
+// through the wait is this (CountWait()): one reckoning for both.  Only
+// for a count that began at or before @cpu (count_from set, not after it).
 struct CountWindow {
   uint64_t from, idle_ns;
 };
