@@ -30,6 +30,10 @@ const rawFile = path.join(path.dirname(file), 'raw.json.gz');
 let rawCache = null;
 const rawData = () => (rawCache ??= JSON.parse(zlib.gunzipSync(fs.readFileSync(rawFile)).toString()));
 const rawRuns = () => rawData().runs;
+// Every hint a run's servers sent from its policy's start to its end: its
+// own server's inside the kernel's window and at its edges (edge: from
+// 2026-12-03), and the service's other servers'.
+const sentAround = (seen) => seen.own + (seen.edge || 0) + seen.others;
 let failed = 0;
 const check = (ok, what) => {
   console.log(`${ok ? 'ok' : 'not ok'} - experiment pipeline: ${what}`);
@@ -126,7 +130,7 @@ if (fs.existsSync(rawFile)) {
   // A reference's kernel count is null (eventboost did not govern CPU 1, so
   // nothing was counted and no hint could move it): the check after this
   // one asserts it, by the governor each run records.
-  check(quiet.length > 0 && quiet.every((r) => r.seen && r.seen.own + (r.seen.edge || 0) + r.seen.others === 0 && !r.seen.kernel),
+  check(quiet.length > 0 && quiet.every((r) => r.seen && sentAround(r.seen) === 0 && !r.seen.kernel),
     `the ${quiet.length} runs that must see no hints saw none`);
   const governed = raw.runs.filter((r) => r.gov === 'eventboost');
   check(governed.length > 0 && raw.runs.every((r) => r.gov) &&
@@ -192,7 +196,7 @@ if (fs.existsSync(rawFile)) {
   if (raw.warmUpSecs) {
     check(repKeys.every((k) => raw.runs.some((r) => `${r.service} ${r.phase} rep ${r.rep}` === k && r.after === WARM_UP)) &&
       warmUps.length === repKeys.length &&
-      warmUps.every((w) => w.seen.own + (w.seen.edge || 0) + w.seen.others + (w.seen.kernel || 0) === 0),
+      warmUps.every((w) => sentAround(w.seen) + (w.seen.kernel || 0) === 0),
     `every repetition's first measured run followed its ${raw.warmUpSecs} s warm-up run, which saw no hints (${warmUps.length} warm-up runs)`);
   }
 }
