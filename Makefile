@@ -3,7 +3,7 @@
 #   make module KVER=<rel>    eventboost.ko for one installed kernel's headers
 #   make userlib              libeventboost (.so, .a), eventboost.pc
 #   make demo                 a Node service under load in a QEMU guest, eventboost off/on
-#   make check                all tests, in QEMU guests on 6.1, 6.12, 6.12-rt
+#   make check                all tests (as root), in QEMU guests on 6.1, 6.12, 6.12-rt, 7.2, 7.2-rt
 #   make bench                cost of a hint, hint->applied latency, cost to Node (~15 min)
 #   make experiment           tail latency vs energy, every policy, emulated DVFS (~2 h)
 #   make stress / make fuzz   long stress suite / long ioctl fuzzing, every kernel

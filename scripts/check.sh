@@ -10,12 +10,13 @@ start=$(date +%s)
 fail=0
 step() { echo "==> $*"; }
 
-step "dependencies"
-if [ "$(id -u)" = 0 ]; then
-	scripts/setup-deps.sh || exit 1
-else
-	sudo scripts/setup-deps.sh || exit 1
+if [ "$(id -u)" != 0 ]; then
+	echo "make check: run it as root: it installs Debian's packages, and the two 7.2 kernels" \
+		"it builds into /var/cache/eventboost and /lib/modules" >&2
+	exit 1
 fi
+step "dependencies"
+scripts/setup-deps.sh || exit 1
 scripts/fetch-ksrc.sh || exit 1
 for flavor in generic rt; do
 	t=$(date +%s)
@@ -43,9 +44,10 @@ for k in "${kernels[@]}"; do
 	STRICT=1 scripts/kbuild.sh "$k" ebtest selftests/driver/Kbuild \
 		selftests/driver/ebtest_cpufreq.c governor/eb_compat.h || fail=1
 done
-step "libeventboost, ebctl and their host tests"
+step "libeventboost, ebctl and the set-up scripts: host tests"
 make -s userlib || fail=1
 make -s -C userlib test OUT="$top/build/userlib" || fail=1
+scripts/test-scripts.sh || fail=1
 scripts/test-install.sh "${kernels[1]}" || fail=1
 scripts/test-dkms.sh "${kernels[1]}" "${kernels[3]}" || fail=1
 scripts/test-deb.sh "${kernels[1]}" || fail=1

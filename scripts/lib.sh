@@ -21,14 +21,16 @@ eb_setup_deps() {
 }
 
 eb_kernel() {
-	local kernels
+	local k
 	if [ -n "$1" ]; then echo "$1"; return; fi
-	mapfile -t kernels < <(scripts/kernels.sh)
-	if [ -z "${kernels[1]:-}" ]; then
-		echo "$2: no 6.12 kernel with headers installed (scripts/setup-deps.sh installs it)" >&2
+	# By name, not by place: kernels.sh skips what is missing, and a
+	# machine without 6.1's headers would boot 6.12-rt in its place.
+	k=$(scripts/kernels.sh | grep '^6\.12\.' | grep -v -- '-rt-amd64$')
+	if [ -z "$k" ]; then
+		echo "$2: no 6.12 kernel with both an image and headers (scripts/setup-deps.sh installs them)" >&2
 		return 1
 	fi
-	echo "${kernels[1]}"
+	echo "$k"
 }
 
 eb_build_modules() {

@@ -32,12 +32,13 @@ for p in "${want_pkgs[@]}"; do
 done
 
 # The test matrix: Debian's 6.1 (linux-image-amd64) and the newest 6.12 and
-# 6.12-rt that have both an image and headers.
-if ! ls /boot/vmlinuz-6.1.* >/dev/null 2>&1; then
+# 6.12-rt, each with both an image and headers (kernels.sh: an installed
+# Debian has the image, and the headers come only with their own package).
+missing=$("$(dirname "$0")/kernels.sh" --missing)
+if grep -qx '6\.1' <<<"$missing"; then
 	need+=(linux-image-amd64 linux-headers-amd64)
 fi
-if ! ls /boot/vmlinuz-6.12.*-amd64 >/dev/null 2>&1 ||
-   ! ls /boot/vmlinuz-6.12.*-rt-amd64 >/dev/null 2>&1 ||
+if grep -qx '6\.12\(-rt\)\?' <<<"$missing" ||
    ! ls -d /usr/src/linux-source-6.12* >/dev/null 2>&1; then
 	apt-get update -qq
 	img=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64-unsigned$')
@@ -55,7 +56,16 @@ if ((${#need[@]})); then
 		--no-install-recommends "${need[@]}" >/dev/null
 fi
 
+"$(dirname "$0")/system-node.sh" || exit 1
+
 if ! command -v vng >/dev/null 2>&1; then
 	echo "setup: installing virtme-ng from PyPI"
-	pip install -q virtme-ng
+	# Debian 12's own Python refuses system-wide pip installs (PEP 668,
+	# "externally-managed-environment"): then pipx, a venv of its own.
+	if ! pip install -q virtme-ng 2>/dev/null; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends pipx >/dev/null &&
+		PIPX_HOME=/opt/pipx PIPX_BIN_DIR=/usr/local/bin pipx install virtme-ng ||
+			{ echo "setup: could not install virtme-ng (pip, then pipx)" >&2; exit 1; }
+	fi
 fi
