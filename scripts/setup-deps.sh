@@ -21,12 +21,11 @@ newest() { # newest installed-or-available package matching a regex
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
 }
 
+# A Node the package supports, with npm and its headers (the addon builds
+# against them offline): Debian 12's nodejs (18.19) is not one.
+"$(dirname "$0")/check-node.sh" || exit 1
+
 need=()
-# Node.js with npm and its headers (the addon builds against them offline).
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1 ||
-   [ ! -e "$(dirname "$(command -v node)")/../include/node/node.h" ]; then
-	need+=(nodejs npm libnode-dev)
-fi
 for p in "${want_pkgs[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
@@ -36,6 +35,7 @@ done
 # Debian has the image, and the headers come only with their own package).
 missing=$("$(dirname "$0")/kernels.sh" --missing)
 if grep -qx '6\.1' <<<"$missing"; then
+	apt-get update -qq  # the image's ABI may be older than the mirror's
 	need+=(linux-image-amd64 linux-headers-amd64)
 fi
 if grep -qx '6\.12\(-rt\)\?' <<<"$missing" ||
@@ -55,8 +55,6 @@ if ((${#need[@]})); then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends "${need[@]}" >/dev/null
 fi
-
-"$(dirname "$0")/system-node.sh" || exit 1
 
 if ! command -v vng >/dev/null 2>&1; then
 	echo "setup: installing virtme-ng from PyPI"

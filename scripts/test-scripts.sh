@@ -3,7 +3,8 @@
 # (EB_SYSROOT): which kernels the matrix finds (kernels.sh), which of them
 # setup-deps.sh must install (kernels.sh --missing), which kernel make demo,
 # bench and experiment boot (lib.sh's eb_kernel), and make demo's refusal of
-# bad DEMO_* counts before it installs or builds anything.
+# bad DEMO_* counts before it installs or builds anything, whether setup-deps.sh
+# takes the Node on PATH (check-node.sh), and make check as a user.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -13,7 +14,7 @@ not_ok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 expect() { # NAME WANT GOT
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; printf '#   want: %s\n#   got:  %s\n' "$2" "$3"; fi
 }
-root=$(mktemp -d)
+root=$(mktemp -d -p /tmp)
 trap 'rm -rf "$root"' EXIT
 export EB_SYSROOT=$root
 # kernel KVER [headers] [image-in-modules]: an installed kernel
@@ -49,32 +50,57 @@ expect "the generic 6.12 boots, 6.1 still missing" "6.12.118+deb12-amd64" "$(boo
 kernel 6.1.0-57-amd64 headers
 kernel 6.12.100+deb12-amd64 headers
 kernel 7.2.13-eb-rt headers modimage
-expect "the whole matrix, in order, the newest of each" \
+# Other flavours, newer and with headers, are not the matrix's.
+kernel 6.1.0-58-cloud-amd64 headers
+kernel 6.12.120+deb12-cloud-amd64 headers
+# A build link whose headers are gone is no kernel.
+kernel 6.12.121+deb12-amd64 headers
+rm -r "$root/usr/src/linux-headers-6.12.121+deb12-amd64"
+expect "the whole matrix, in order, the newest of each, no other flavour" \
 	"6.1.0-57-amd64 6.12.118+deb12-amd64 6.12.118+deb12-rt-amd64 7.2.13-eb 7.2.13-eb-rt" "$(list)"
 expect "nothing missing" "" "$(missing)"
 expect "make demo boots the 6.12" "6.12.118+deb12-amd64" "$(boots)"
 unset EB_SYSROOT
 
-# setup-deps.sh's Node: one the package supports is left alone; another
-# (Debian 12's 18.19) gets Node 20 linked before it on PATH.
-fake=$root/fake-node prefix=$root/prefix
-mkdir -p "$fake"
-for v in v18.19.0 v20.19.9 v21.7.3 v22.23.0 v20.20.2; do
-	rm -rf "$prefix"
-	printf '#!/bin/sh\necho %s\n' "$v" >"$fake/node" && chmod +x "$fake/node"
-	out=$(PATH=$prefix/bin:$fake:$PATH EB_NODE_PREFIX=$prefix scripts/system-node.sh 2>&1); rc=$?
+# setup-deps.sh's Node (check-node.sh): one the package's engines accept,
+# with npm and headers, or a sentence saying what to do.
+fake=$root/node/bin tools=$root/tools
+mkdir -p "$fake" "$root/node/include/node" "$tools"
+: >"$root/node/include/node/node.h"
+for t in sed dirname readlink; do ln -s "$(command -v $t)" "$tools/$t"; done
+ln -s "$(command -v npm)" "$tools/npm"
+node_is() { printf '#!/bin/sh\necho %s\n' "$1" >"$fake/node" && chmod +x "$fake/node"; }
+engines=$(sed -n 's/.*"engines": *{ *"node": *"\([^"]*\)".*/\1/p' node-binding/package.json)
+for v in v20.20.2 v20.21.0 v22.23.0 v24.21.1 v26.10.0 v18.19.0 v20.19.9 v21.7.3 v22.22.9 v23.0.0 v27.0.0; do
+	node_is "$v"
+	out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
 	case $v in
-	v22.23.0 | v20.20.2)
-		expect "system-node.sh leaves Node $v alone" "0:no link" "$rc:$out$([ -e "$prefix" ] && echo " linked")no link" ;;
-	*)
-		got=$rc:$("$prefix/bin/node" --version 2>&1 | cut -d. -f1):$([ -e "$prefix/include/node/node.h" ] && echo headers)
-		expect "system-node.sh links Node 20 before Node $v" "0:v20:headers" "$got" ;;
+	v18.19.0 | v20.19.9 | v21.7.3 | v22.22.9 | v23.0.0 | v27.0.0)
+		expect "check-node.sh refuses Node $v" \
+			"1:setup: $fake/node is Node $v; the Node package needs $engines (Debian 12's nodejs is 18.19): install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again" \
+			"$rc:$out" ;;
+	*) expect "check-node.sh accepts Node $v" "0:" "$rc:$out" ;;
 	esac
 done
+node_is v20.20.2
+rm "$tools/npm"
+out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
+case $rc:$out in
+"1:setup: Node v20.20.2 has no npm on PATH: install one"*) ok "check-node.sh wants npm" ;;
+*) not_ok "check-node.sh wants npm"; echo "#   $rc: $out" ;;
+esac
+ln -s "$(command -v npm)" "$tools/npm"
+rm "$root/node/include/node/node.h"
+out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
+case $rc:$out in
+"1:setup: Node v20.20.2 has no headers beside it"*) ok "check-node.sh wants the headers" ;;
+*) not_ok "check-node.sh wants the headers"; echo "#   $rc: $out" ;;
+esac
 
 # make demo refuses a bad count before it installs or builds anything.
 for v in DEMO_REPS=0 DEMO_SECONDS=010 DEMO_CONNECTIONS=x DEMO_REPS=-1; do
-	out=$(env "$v" scripts/demo.sh 2>&1); rc=$?
+	# (timeout: were the check to let one through, no demo runs here)
+	out=$(env "$v" timeout 10 scripts/demo.sh 2>&1); rc=$?
 	case $rc:$out in
 	"1:demo: ${v%%=*} must be a whole number above 0 (no leading zero), got '${v#*=}'") ok "make demo refuses $v" ;;
 	*) not_ok "make demo refuses $v"; printf '#   rc %s: %s\n' "$rc" "$out" | head -5 ;;
@@ -82,7 +108,7 @@ for v in DEMO_REPS=0 DEMO_SECONDS=010 DEMO_CONNECTIONS=x DEMO_REPS=-1; do
 done
 # make check as another user stops at once, saying why (it writes
 # /lib/modules); make check itself runs as root, so runuser is there.
-# (A copy, where nobody can read it whatever the clone's directory.)
+# (A copy under /tmp, which nobody can reach wherever the clone is.)
 mkdir -p "$root/repo/scripts" && cp scripts/check.sh "$root/repo/scripts/" && chmod -R a+rX "$root"
 out=$(cd /tmp && runuser -u nobody -- "$root/repo/scripts/check.sh" 2>&1); rc=$?
 case $rc:$out in
