@@ -14,6 +14,12 @@ not_ok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; }
 expect() { # NAME WANT GOT
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; printf '#   want: %s\n#   got:  %s\n' "$2" "$3"; fi
 }
+expect_start() { # NAME WANT GOT: GOT begins with WANT
+	case $3 in
+	"$2"*) ok "$1" ;;
+	*) not_ok "$1"; printf '#   want: %s...\n#   got:  %s\n' "$2" "$3" | head -6 ;;
+	esac
+}
 root=$(mktemp -d -p /tmp)
 trap 'rm -rf "$root"' EXIT
 export EB_SYSROOT=$root
@@ -85,35 +91,24 @@ done
 node_is v20.20.2
 rm "$tools/npm"
 out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
-case $rc:$out in
-"1:setup: Node v20.20.2 has no npm on PATH: install one"*) ok "check-node.sh wants npm" ;;
-*) not_ok "check-node.sh wants npm"; echo "#   $rc: $out" ;;
-esac
+expect_start "check-node.sh wants npm" "1:setup: Node v20.20.2 has no npm on PATH: install one" "$rc:$out"
 ln -s "$(command -v npm)" "$tools/npm"
 rm "$root/node/include/node/node.h"
 out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
-case $rc:$out in
-"1:setup: Node v20.20.2 has no headers beside it"*) ok "check-node.sh wants the headers" ;;
-*) not_ok "check-node.sh wants the headers"; echo "#   $rc: $out" ;;
-esac
+expect_start "check-node.sh wants the headers" "1:setup: Node v20.20.2 has no headers beside it" "$rc:$out"
 
 # make demo refuses a bad count before it installs or builds anything.
 for v in DEMO_REPS=0 DEMO_SECONDS=010 DEMO_CONNECTIONS=x DEMO_REPS=-1; do
 	# (timeout: were the check to let one through, no demo runs here)
 	out=$(env "$v" timeout 10 scripts/demo.sh 2>&1); rc=$?
-	case $rc:$out in
-	"1:demo: ${v%%=*} must be a whole number above 0 (no leading zero), got '${v#*=}'") ok "make demo refuses $v" ;;
-	*) not_ok "make demo refuses $v"; printf '#   rc %s: %s\n' "$rc" "$out" | head -5 ;;
-	esac
+	expect "make demo refuses $v" \
+		"1:demo: ${v%%=*} must be a whole number above 0 (no leading zero), got '${v#*=}'" "$rc:$out"
 done
 # make check as another user stops at once, saying why (it writes
 # /lib/modules); make check itself runs as root, so runuser is there.
 # (A copy under /tmp, which nobody can reach wherever the clone is.)
 mkdir -p "$root/repo/scripts" && cp scripts/check.sh "$root/repo/scripts/" && chmod -R a+rX "$root"
 out=$(cd /tmp && runuser -u nobody -- "$root/repo/scripts/check.sh" 2>&1); rc=$?
-case $rc:$out in
-"1:make check: run it as root"*) ok "make check refuses to run as a user" ;;
-*) not_ok "make check refuses to run as a user"; printf '#   rc %s: %s\n' "$rc" "$out" | head -5 ;;
-esac
+expect_start "make check refuses to run as a user" "1:make check: run it as root" "$rc:$out"
 echo "1..$n"
 exit $fail
