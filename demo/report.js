@@ -6,12 +6,15 @@
 //     percentiles and mean over every request of every run of one side;
 //     the overload's throughput and p99 as the mean over its runs (wrk
 //     gives no per-request data);
-//   - the change is on / off - 1 of the pooled figures, with a 95%
-//     bootstrap interval over pairs (2000 resamples of the pairs with
-//     replacement, a fixed seed: the report is reproducible);
+//   - the change is the geometric mean over pairs of each pair's own
+//     ratio (on / off of that pair's figures) less 1, with a 95% Student
+//     t interval over the pairs (demo/compare.js; until 2026-12-04 a
+//     percentile bootstrap of the pooled figures, which called a fifth of
+//     no-change sets of 4 pairs resolved);
 //   - it says "lower" or "higher" only when that interval excludes zero
-//     (and there are 3 pairs or more), else "not resolved", and shows each
-//     pair's own change beside it.
+//     (and there are 3 pairs or more); else "not resolved", with the
+//     interval and no estimate: its sign is one the pairs cannot tell.
+//     Each pair's own change is shown beside it.
 // The warm-up runs before each load's pairs (warmUp) are in no figure:
 // their p99 and work are printed, to show what they absorbed.
 // It fails (exit 1) if a run with eventboost off (a warm-up too) saw a
@@ -21,20 +24,18 @@
 // -icount): it is reprinted, marked as such, with no CPU 0 figures.
 const fs = require('node:fs');
 const path = require('node:path');
-// The load generator's seeded generator (mulberry32), for the bootstrap.
-const { rng } = require('../experiment/loadgen');
+const { pairedChange, describe } = require('./compare');
 // CPU 1's cycles (busy time at each clock x the clock).
 const { cycles } = require('../experiment/cpu1');
 
 const dir = process.argv[2];
 const d = JSON.parse(fs.readFileSync(path.join(dir, 'demo.json'), 'utf8'));
 const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
-const pctS = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
 const range = (xs) => `${f1(Math.min(...xs))}-${f1(Math.max(...xs))}`;
 const q = (s, p) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
-// A side's latencies, sorted (a typed array sorts numerically, and fast
-// enough for the bootstrap inside the guest).
+// A side's latencies, sorted (a typed array sorts numerically, and fast:
+// the report runs inside the guest).
 function lats(runs) {
   const all = new Float64Array(runs.reduce((a, r) => a + r.raw.length, 0));
   let i = 0;
@@ -55,26 +56,8 @@ const pooled = {
 const meanOf = (k) => (runs) => mean(runs.map((r) => r[k]));
 
 
-// Side @a against side @b (on against off unless said).
-function change(pairs, stat, a = 'on', b = 'off') {
-  return stat(pairs.map((p) => p[a])) / stat(pairs.map((p) => p[b])) - 1;
-}
-
 function compare(pairs, stat, what, lowerIsBetter = true, a = 'on', b = 'off') {
-  const est = change(pairs, stat, a, b);
-  const rand = rng(1);
-  const bs = [];
-  for (let i = 0; i < 2000; i++) bs.push(change(pairs.map(() => pairs[Math.floor(rand() * pairs.length)]), stat, a, b));
-  bs.sort((a, b) => a - b);
-  const lo = q(bs, 0.025);
-  const hi = q(bs, 0.975);
-  const per = pairs.map((p) => stat([p[a]]) / stat([p[b]]) - 1);
-  let verdict = 'not resolved';
-  if (pairs.length < 3) verdict += ' (fewer than 3 pairs)';
-  else if (hi < 0) verdict = `lower, ${lowerIsBetter ? 'better' : 'worse'}`;
-  else if (lo > 0) verdict = `higher, ${lowerIsBetter ? 'worse' : 'better'}`;
-  console.log(`  ${what.padEnd(14)} ${pctS(est)} (95% interval ${pctS(lo)} to ${pctS(hi)}): ${verdict}; ` +
-    `per pair ${per.map(pctS).join(', ')}`);
+  console.log(describe(pairedChange(pairs, stat, a, b), what, lowerIsBetter));
 }
 
 // The sides every pair has: off, the governor alone where run, on.

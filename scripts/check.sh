@@ -44,10 +44,11 @@ for k in "${kernels[@]}"; do
 	STRICT=1 scripts/kbuild.sh "$k" ebtest selftests/driver/Kbuild \
 		selftests/driver/ebtest_cpufreq.c governor/eb_compat.h || fail=1
 done
-step "libeventboost, ebctl and the set-up scripts: host tests"
+step "libeventboost, ebctl, the set-up scripts and the demo's statistics: host tests"
 make -s userlib || fail=1
 make -s -C userlib test OUT="$top/build/userlib" || fail=1
 scripts/test-scripts.sh || fail=1
+node demo/test-compare.js || fail=1
 scripts/test-install.sh "${kernels[1]}" || fail=1
 scripts/test-dkms.sh "${kernels[1]}" "${kernels[3]}" || fail=1
 scripts/test-deb.sh "${kernels[1]}" || fail=1

@@ -1,0 +1,49 @@
+'use strict';
+// The demo's comparison of two sides over paired runs (report.js).
+// A pair's two runs share their process and their arrivals, and pairs
+// differ from each other by more than a side can move them (the host, the
+// warm-up left behind): the change is the mean over pairs of each pair's
+// own log ratio, with a Student t interval over the pairs (n - 1 degrees
+// of freedom), as make experiment's paired statistics (experiment/
+// paired.js).  Until 2026-12-04 it was a percentile bootstrap of the pooled
+// figures over the pairs: it called 21% of no-change sets of 4 pairs
+// resolved at "95%" (demo/test-compare.js).
+const { t975 } = require('../experiment/paired');
+const { mean, variance } = require('../experiment/stats');
+
+// The change of @stat (a figure of a list of runs) from side @b to side
+// @a over @pairs: the estimate (the geometric mean of the pairs' ratios,
+// less 1), its 95% interval, each pair's own change, and the verdict:
+// 'lower' or 'higher' only when the interval excludes zero and there are 3
+// pairs or more (2 give a t interval 12.7 standard errors wide), else null.
+function pairedChange(pairs, stat, a = 'on', b = 'off') {
+  const logs = pairs.map((p) => Math.log(stat([p[a]]) / stat([p[b]])));
+  const m = mean(logs);
+  const half = pairs.length > 1 ? t975(pairs.length - 1) * Math.sqrt(variance(logs) / pairs.length) : NaN;
+  const est = Math.exp(m) - 1;
+  const lo = Math.exp(m - half) - 1;
+  const hi = Math.exp(m + half) - 1;
+  let verdict = null;
+  if (pairs.length >= 3 && hi < 0) verdict = 'lower';
+  else if (pairs.length >= 3 && lo > 0) verdict = 'higher';
+  return { est, lo, hi, per: logs.map((x) => Math.exp(x) - 1), verdict };
+}
+
+const pctS = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+
+// One line of the report for change @c of @what.  An unresolved change
+// gets no estimate: its sign is one the pairs cannot tell (three demos
+// would print it both ways), and its interval says how large it could be.
+function describe(c, what, lowerIsBetter = true, n = c.per.length) {
+  const interval = `95% interval ${pctS(c.lo)} to ${pctS(c.hi)}`;
+  let head;
+  if (c.verdict) {
+    const better = (c.verdict === 'lower') === lowerIsBetter;
+    head = `${pctS(c.est)} (${interval}): ${c.verdict}, ${better ? 'better' : 'worse'}`;
+  } else {
+    head = `not resolved (${n < 3 ? 'fewer than 3 pairs' : interval})`;
+  }
+  return `  ${what.padEnd(14)} ${head}; per pair ${c.per.map(pctS).join(', ')}`;
+}
+
+module.exports = { pairedChange, describe };
