@@ -4,10 +4,11 @@
 // differ from each other by more than a side can move them (the host, the
 // warm-up left behind): the change is the mean over pairs of each pair's
 // own log ratio, with a Student t interval over the pairs (n - 1 degrees
-// of freedom), as make experiment's paired statistics (experiment/
-// paired.js).  Until 2026-12-04 it was a percentile bootstrap of the pooled
-// figures over the pairs: it called 21% of no-change sets of 4 pairs
-// resolved at "95%" (demo/test-compare.js).
+// of freedom): the kind of interval make experiment's paired statistics
+// use (experiment/paired.js).  Until 2026-12-04 it was a percentile
+// bootstrap of the pooled figures over the pairs, which calls about a fifth
+// of no-change sets of 4 pairs resolved at "95%" (demo/test-compare.js
+// keeps it as its control).
 const { t975 } = require('../experiment/paired');
 const { mean, variance } = require('../experiment/stats');
 
@@ -15,7 +16,10 @@ const { mean, variance } = require('../experiment/stats');
 // @a over @pairs: the estimate (the geometric mean of the pairs' ratios,
 // less 1), its 95% interval, each pair's own change, and the verdict:
 // 'lower' or 'higher' only when the interval excludes zero and there are 3
-// pairs or more (2 give a t interval 12.7 standard errors wide), else null.
+// pairs or more (2 give a half-width of 12.7 standard errors), else null.
+// The estimate is not the change of the pooled figures report.js tables
+// (one pair with a long tail moves those most): the two can differ, in
+// sign too.
 function pairedChange(pairs, stat, a = 'on', b = 'off') {
   const logs = pairs.map((p) => Math.log(stat([p[a]]) / stat([p[b]])));
   const m = mean(logs);
@@ -24,12 +28,15 @@ function pairedChange(pairs, stat, a = 'on', b = 'off') {
   const lo = Math.exp(m - half) - 1;
   const hi = Math.exp(m + half) - 1;
   let verdict = null;
-  if (pairs.length >= 3 && hi < 0) verdict = 'lower';
+  // A figure of 0 or none (a run that served nothing) has no ratio: the
+  // interval is NaN and the change is not resolved.
+  if (!logs.every(Number.isFinite)) verdict = null;
+  else if (pairs.length >= 3 && hi < 0) verdict = 'lower';
   else if (pairs.length >= 3 && lo > 0) verdict = 'higher';
   return { est, lo, hi, per: logs.map((x) => Math.exp(x) - 1), verdict };
 }
 
-const pctS = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+const pctS = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%` : '-');
 
 // One line of the report for change @c of @what.  An unresolved change
 // gets no estimate: its sign is one the pairs cannot tell (three demos
@@ -40,6 +47,8 @@ function describe(c, what, lowerIsBetter = true, n = c.per.length) {
   if (c.verdict) {
     const better = (c.verdict === 'lower') === lowerIsBetter;
     head = `${pctS(c.est)} (${interval}): ${c.verdict}, ${better ? 'better' : 'worse'}`;
+  } else if (!c.per.every((x) => Number.isFinite(x) && x > -1)) {
+    head = 'not resolved (a pair has a figure of 0 or none: no ratio)';
   } else {
     head = `not resolved (${n < 3 ? 'fewer than 3 pairs' : interval})`;
   }
