@@ -17,7 +17,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { calibrationVerdict, cycles, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf } = require('./cpu1');
-const { pairedAnalysis, verdict, ratio: lrRatio, cut: lrCut } = require('./paired');
+const { pairedAnalysis, verdict, primaryVerdict, ratio: lrRatio, cut: lrCut } = require('./paired');
 const { WARM_UP } = require('./order');
 
 // ---- Power model: power-model.js -----------------------------------------
@@ -65,6 +65,15 @@ for (const f of rawFiles.slice(1)) {
   raw.disturbed = [...(raw.disturbed || []), ...(more.disturbed || [])];
 }
 const runs = raw.runs;
+// The primary verdict on the targets, as the design fixed it before the
+// run: "rule" or "paired" (paired.js); results.json's met is that one's.
+let primary;
+try {
+  primary = primaryVerdict(raw.config);
+} catch (e) {
+  console.error(`analyze: ${e.message}`);
+  process.exit(1);
+}
 // Latencies at 0.1 ms, as raw.json.gz keeps them (below): every figure is
 // computed from what the committed raw holds, so it recomputes them all to
 // the last digit.  (Idempotent: a compact raw is already rounded.)
@@ -225,15 +234,15 @@ const TARGETS = [
 const chosen = raw.config && raw.config.chosen;
 const targets = TARGETS.map((t) => {
   const o = overall.find((x) => x.phase === 'headline' && x.policy === t.policy);
-  if (!o) return { ...t, measured: null, met: false };
+  if (!o) return { ...t, measured: null, ruleMet: false };
   const c = t.policy === chosen ? overall.find((x) => x.phase === 'confirm' && x.policy === t.policy) : null;
   const confirm = t.policy === chosen
     ? (c ? { p999Reduction: c.p999Reduction, ci: c.p999ReductionCI, energyRel: c.energyRel, reps: c.reps, agrees: c.p999Reduction > 0 } : { agrees: false, reps: 0 })
     : undefined;
-  const met = o.p999Reduction >= t.cut && o.energyRel <= t.energy && Boolean(o.p999ReductionCI && o.p999ReductionCI[0] > 0) &&
+  const ruleMet = o.p999Reduction >= t.cut && o.energyRel <= t.energy && Boolean(o.p999ReductionCI && o.p999ReductionCI[0] > 0) &&
     (!confirm || confirm.agrees);
   return { ...t, measured: { p999Reduction: o.p999Reduction, ci: o.p999ReductionCI, energyRel: o.energyRel, reps: o.reps },
-    confirm, met, shortBy: Math.max(0, t.cut - o.p999Reduction), energyOverBy: Math.max(0, o.energyRel - t.energy) };
+    confirm, ruleMet, shortBy: Math.max(0, t.cut - o.p999Reduction), energyOverBy: Math.max(0, o.energyRel - t.energy) };
 });
 // Beside that rule, the paired statistics of paired.js (decided during
 // the full run of 2026-11-26's evening, before its data were analysed):
@@ -245,6 +254,11 @@ for (const t of targets) {
   const p = paired.find((x) => x.phase === 'headline' && x.policy === t.policy);
   const confirm = t.policy === chosen ? paired.find((x) => x.phase === 'confirm' && x.policy === t.policy) || null : undefined;
   t.paired = p ? verdict(p, t.cut, t.energy, confirm) : null;
+  // The primary verdict: the paired one has no verdict without 2 pairs.
+  if (!t.measured) t.verdict = 'not run';
+  else if (primary === 'paired') t.verdict = t.paired ? t.paired.verdict : 'unresolved';
+  else t.verdict = t.ruleMet ? 'met' : 'missed';
+  t.met = t.verdict === 'met';
 }
 
 // ---- Table ---------------------------------------------------------------
@@ -414,15 +428,6 @@ for (const o of overall) {
     `(median ${o.cases <= 2 ? `= mean over ${o.cases}` : share(o.p999ReductionMedian)}, geomean ${share(o.p999ReductionGeomean)})  energy ${x2(o.energyRel)} ${iv(o.energyRelCI, x2)}; ${x2(o.energyFullRel)}; ` +
     `work ${x2(o.workRel)}, p99 cut ${share(o.p99Reduction)} ${iv(o.p99ReductionCI)}, at 4.0 GHz ${share(o.boostedShare)}`);
 }
-say(`\nTargets (headline phase, mean over cases, interval excluding zero${chosen ? `; ${chosen} also cut the p99.9 in the confirm phase` : ''}):`);
-for (const t of targets) {
-  const miss = [t.shortBy ? `cut short by ${share(t.shortBy)}` : '', t.energyOverBy ? `energy over by ${x2(t.energyOverBy)}` : '',
-    t.measured && !(t.measured.ci && t.measured.ci[0] > 0) ? 'interval not above zero' : '',
-    t.confirm && !t.confirm.agrees ? 'not confirmed' : ''].filter(Boolean).join(', ');
-  say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} want >= ${share(t.cut)} at <= ${x2(t.energy)}: ` +
-    (t.measured ? `${share(t.measured.p999Reduction)} ${iv(t.measured.ci)} at ${x2(t.measured.energyRel)}: ${t.met ? 'met' : `missed (${miss})`}` : 'not run') +
-    (t.confirm ? `; confirm phase (${t.confirm.reps} reps): ${t.confirm.reps ? `${share(t.confirm.p999Reduction)} ${iv(t.confirm.ci)} at ${x2(t.confirm.energyRel)}` : 'not run'}` : ''));
-}
 say('\nPaired per repetition (paired.js): the mean over cases of per-repetition log ratios against the same repetition\'s\n' +
   '  fixed 2.6 GHz run, 95% Welch t intervals (a bootstrap over 4 repetitions covers about 84%); energy = price per cycle x work.\n' +
   '  Its p99.9 cut is a geometric mean of single runs\' p99.9 ratios, not the pooled p99.9\'s cut above: another scale.\n' +
@@ -438,13 +443,39 @@ for (const p of paired) {
     `without first (reps=${w.reps.join('+') || 0}): cut ${pr(lrCut(w.p999), cutShare)}, energy ${pr(lrRatio(w.energy), x2)}` +
     `${p.censoredPairs ? `; censored ${p.censoredPairs}` : ''}`);
 }
-say('Targets by the paired intervals, on their own scale (met or missed only where the intervals resolve it; the chosen\n' +
-  '  variant\'s confirm-phase cut must be resolved above zero too):');
-for (const t of targets) {
-  if (!t.paired) continue;
-  say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.paired.verdict} (cut ${t.paired.cut}, energy ${t.paired.energy}; ` +
-    `cut interval ${t.paired.cutAboveZero ? 'above' : 'not above'} zero` +
-    `${t.paired.confirmed === undefined ? '' : `; confirm phase ${t.paired.confirmed ? 'resolved above zero' : 'not resolved above zero'}`})`);
+// The targets by either verdict, the design's primary one first.
+const role = (v) => (v === primary ? 'primary, as the design fixed it before the run' : 'beside it');
+const sayRule = () => {
+  say(`\nTargets by the rule (${role('rule')}): headline phase, mean over cases of the pooled p99.9's cut at or past the target,\n` +
+    `  its bootstrap interval above zero, energy at or under the target${chosen ? `; ${chosen} also cut the p99.9 in the confirm phase` : ''}:`);
+  for (const t of targets) {
+    const miss = [t.shortBy ? `cut short by ${share(t.shortBy)}` : '', t.energyOverBy ? `energy over by ${x2(t.energyOverBy)}` : '',
+      t.measured && !(t.measured.ci && t.measured.ci[0] > 0) ? 'interval not above zero' : '',
+      t.confirm && !t.confirm.agrees ? 'not confirmed' : ''].filter(Boolean).join(', ');
+    say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} want >= ${share(t.cut)} at <= ${x2(t.energy)}: ` +
+      (t.measured ? `${share(t.measured.p999Reduction)} ${iv(t.measured.ci)} at ${x2(t.measured.energyRel)}: ${t.ruleMet ? 'met' : `missed (${miss})`}` : 'not run') +
+      (t.confirm ? `; confirm phase (${t.confirm.reps} reps): ${t.confirm.reps ? `${share(t.confirm.p999Reduction)} ${iv(t.confirm.ci)} at ${x2(t.confirm.energyRel)}` : 'not run'}` : ''));
+  }
+};
+const sayPaired = () => {
+  say(`\nTargets by the paired intervals (${role('paired')}), on their own scale: met or missed only where the intervals\n` +
+    '  resolve it; the chosen variant\'s confirm-phase cut must be resolved above zero too:');
+  for (const t of targets) {
+    if (!t.paired) {
+      say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.measured ? 'unresolved (fewer than 2 paired repetitions)' : 'not run'}`);
+      continue;
+    }
+    say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.paired.verdict} (cut ${t.paired.cut}, energy ${t.paired.energy}; ` +
+      `cut interval ${t.paired.cutAboveZero ? 'above' : 'not above'} zero` +
+      `${t.paired.confirmed === undefined ? '' : `; confirm phase ${t.paired.confirmed ? 'resolved above zero' : 'not resolved above zero'}`})`);
+  }
+};
+if (primary === 'paired') {
+  sayPaired();
+  sayRule();
+} else {
+  sayRule();
+  sayPaired();
 }
 say('\nPublished figures (another testbed, power measurement and aggregate: context only):');
 for (const o of PUBLISHED) say(`  ${o.policy.padEnd(28)} tail ${share(o.p99Reduction).padStart(6)}   energy ${num(o.energyRel, 2)}x`);
@@ -496,7 +527,7 @@ function svg() {
 fs.mkdirSync(dest, { recursive: true });
 fs.writeFileSync(path.join(dest, 'results.json'), JSON.stringify({
   note: 'Measured under QEMU/TCG with ebtest_cpufreq emulate=1 (emulated DVFS); energy from the power model in analyze.js (a case\'s energy: mJ summed over its runs, idle and uncore power over each run\'s whole window); ratios to fixed 2.6 GHz; intervals: bootstrap 95% over repetitions, and in paired 95% Welch t intervals over per-repetition log ratios (paired.js). raw.json.gz beside this file holds every run.',
-  secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT,
+  secs: raw.secs, reps: raw.reps, config: raw.config || null, bootstrap: BOOT, verdict: primary,
   powerModel: { coeffUwPerMhzV2: COEFF_UW_PER_MHZ_V2, opp: OPP, emuMaxKhz: EMU_MAX_KHZ, leakShare: LEAK_SHARE, idleShare: IDLE_SHARE, uncoreShare: UNCORE_SHARE },
   overall, targets, paired, published: PUBLISHED, cases, testbed, requestWork, carryOver, cpuSplit, gcPerRun,
 }, null, 1));

@@ -3,10 +3,11 @@
 // hold, for every policy run, a case with every scheduled request counted
 // (answered, or censored at the deadline as a worst latency), finite
 // percentiles, energy with and without idle and uncore power, a bootstrap
-// interval, the paired per-repetition estimates (paired.js), and the
-// hints the kernel saw (every hint a server sent, and some for the
-// oracle, which votes whenever a heavy request is in flight: a short run
-// need not hold the events eventboost's policies boost); no run
+// interval, the paired per-repetition estimates (paired.js), the targets
+// by the design's verdict, and the hints the kernel saw (every hint a
+// server sent, and some for the oracle, which votes whenever a heavy
+// request is in flight: a short run need not hold the events eventboost's
+// policies boost); no run
 // of the reference may have seen a hint, every run had CPU 0 idle enough
 // for the emulation, split its server's CPU time by thread, and ran in a
 // guest without PTI, and recorded its Queue-Boost options (one set per
@@ -109,6 +110,14 @@ for (const policy of want) {
   `${policy}: paired estimates over ${JSON.stringify(p && p.reps)} repetitions (want [${n}]), ` +
     `${JSON.stringify(p && p.withoutFirst.reps)} without first runs (want [${firstFree}])${n >= 2 ? ', with t intervals' : ''}`);
 }
+// The targets' verdict is the one the design names (config.json's
+// verdict, paired.js), and met says that verdict: a run of the shipped
+// design reads by the paired intervals.
+const { primaryVerdict } = require('./paired');
+check(res.verdict === primaryVerdict(res.config) && Array.isArray(res.targets) && res.targets.length > 0 &&
+  res.targets.every((t) => t.met === (t.verdict === 'met') &&
+    t.verdict === (!t.measured ? 'not run' : res.verdict === 'paired' ? (t.paired ? t.paired.verdict : 'unresolved') : (t.ruleMet ? 'met' : 'missed'))),
+  `the targets by the design's verdict, ${JSON.stringify(res.verdict)} (${(res.targets || []).map((t) => `${t.policy} ${t.verdict}`).join(', ')})`);
 
 check(fs.existsSync(rawFile), 'raw.json.gz written');
 if (fs.existsSync(rawFile)) {

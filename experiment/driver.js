@@ -16,6 +16,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { primaryVerdict } = require('./paired');
 
 const OUT = process.argv[2];
 const TOP = path.resolve(__dirname, '..');
@@ -26,6 +27,9 @@ const QUICK = process.env.EXPERIMENT_QUICK === '1';
 // EXPERIMENT_QUICK=1 runs the headline phase alone, once, 4 s runs;
 // EXPERIMENT_SECONDS, _REPS, _RATES, _SERVICES, _POLICIES narrow it.
 const CONFIG = JSON.parse(fs.readFileSync(process.env.EXPERIMENT_CONFIG || path.join(__dirname, 'config.json'), 'utf8'));
+// The primary verdict it names (paired.js): refused before the run, not
+// by analyze.js after it.
+primaryVerdict(CONFIG);
 const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : CONFIG.secs));
 const WARM = QUICK ? 1 : CONFIG.warm; // seconds of arrivals before the measured ones
 const GRACE = QUICK ? 3 : CONFIG.grace; // seconds to answer after the last arrival

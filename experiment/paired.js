@@ -19,9 +19,9 @@
 //   left out of the p99.9 and counted (censoredPairs).
 // - Verdicts on the issue's targets from those intervals: "met" only when
 //   the whole interval is on the target's side, "missed" only when it is
-//   all beyond it, else "unresolved".  The rule decided before the run
-//   (analyze.js, the point estimates) stays the primary one; this is shown
-//   beside it.
+//   all beyond it, else "unresolved".  Which verdict is primary is the
+//   design's (config.json's "verdict", primaryVerdict below): until
+//   2026-12-04 the rule on analyze.js's point estimates, this beside it.
 // - Energy = price per cycle x work: the clock's cost is the first, the
 //   second is the work the run happened to do (its GC cycles) or the
 //   policy added (Queue-Boost's monitor).
@@ -77,6 +77,19 @@ function side(m, bound) {
 // @energy, each resolved.  @confirm: for the chosen variant, its estimates
 // on the confirm phase's fresh repetitions, whose cut must be resolved
 // above zero too (as analyze.js's rule asks it to cut the p99.9 there).
+// The primary verdict a design names, fixed before its run: "rule" (the
+// designs until 2026-12-04, none named) or "paired".  Throws on anything
+// else, so that make experiment refuses a design before it runs.
+const VERDICTS = ['rule', 'paired'];
+function primaryVerdict(config) {
+  if (!config || !('verdict' in config)) return 'rule';
+  if (!VERDICTS.includes(config.verdict)) {
+    throw new Error(`config: verdict ${JSON.stringify(config.verdict)}: want "rule" or "paired", the primary verdict on ` +
+      'the targets ("rule": the pooled p99.9\'s point estimates, analyze.js; "paired": per-repetition paired intervals, paired.js)');
+  }
+  return config.verdict;
+}
+
 function verdict(p, cut, energy, confirm) {
   const c = side(p.p999, 1 - cut);
   const e = side(p.energy, energy);
@@ -157,4 +170,4 @@ function pairedAnalysis(runs, ref = 'fixed-2.6') {
 const ratio = (m) => (m ? { x: Math.exp(m.est), lo: Math.exp(m.lo), hi: Math.exp(m.hi) } : null);
 const cut = (m) => (m ? { x: 1 - Math.exp(m.est), lo: 1 - Math.exp(m.hi), hi: 1 - Math.exp(m.lo) } : null);
 
-module.exports = { t975, meanOverCases, side, verdict, pairedAnalysis, ratio, cut };
+module.exports = { t975, meanOverCases, side, verdict, primaryVerdict, pairedAnalysis, ratio, cut };

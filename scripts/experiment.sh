@@ -15,10 +15,20 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 eb_setup_deps || exit 1
-step "the load generator's and the run order's host tests"
+# The design's primary verdict, refused before anything is built
+# or run, not by analyze.js after the run.
+node -e 'const f = process.argv[1];
+try {
+	require("./experiment/paired").primaryVerdict(JSON.parse(require("fs").readFileSync(f, "utf8")));
+} catch (e) {
+	console.error(`experiment: ${f}: ${e.message}`);
+	process.exit(1);
+}' "${EXPERIMENT_CONFIG:-experiment/config.json}" || exit 1
+step "the load generator's, the run order's and the statistics' host tests"
 node experiment/test-loadgen.js || exit 1
 node experiment/test-order.js || exit 1
 node experiment/test-paired.js || exit 1
+node experiment/test-analyze.js || exit 1
 # The testbed: Linux 7.2 built from Debian unstable's source (once, cached
 # outside the tree, as make check builds it), so that every phase --
 # uclamp's too, which needs CONFIG_UCLAMP_TASK -- runs on one kernel.

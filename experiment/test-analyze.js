@@ -1,0 +1,101 @@
+'use strict';
+// analyze.js's verdict on the issue's targets follows the design: the
+// config's "verdict" names the primary rule, fixed before the run ("rule":
+// the point estimates of the pooled p99.9 with a bootstrap interval, the
+// designs until 2026-12-04; "paired": paired.js's Welch t intervals), and
+// results.json's met is that rule's, the other kept beside it.  Checked on
+// the committed run (experiment/raw.json.gz), in which the two disagree:
+// Queue-Boost met by the rule, unresolved by the paired intervals.
+const assert = require('assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const zlib = require('node:zlib');
+const { spawnSync } = require('node:child_process');
+const { primaryVerdict } = require('./paired');
+
+let failed = 0;
+function check(name, fn) {
+  try {
+    fn();
+    console.log(`ok - analyze: ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`not ok - analyze: ${name}: ${e.message}`);
+  }
+}
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-analyze-'));
+const committed = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(__dirname, 'raw.json.gz'))).toString());
+// The committed run with its design's verdict set to @verdict (undefined:
+// as it ran), analysed into a directory of its own.
+function analyse(name, verdict) {
+  const raw = { ...committed, config: { ...committed.config } };
+  if (verdict === undefined) delete raw.config.verdict;
+  else raw.config.verdict = verdict;
+  const dir = path.join(tmp, name);
+  fs.mkdirSync(dir);
+  const file = path.join(dir, 'raw.json.gz');
+  fs.writeFileSync(file, zlib.gzipSync(JSON.stringify(raw)));
+  const r = spawnSync(process.execPath, [path.join(__dirname, 'analyze.js'), file, dir],
+    { encoding: 'utf8', env: { ...process.env, EXPERIMENT_BOOTSTRAP: '200' } });
+  const out = path.join(dir, 'results.json');
+  return { ...r, dir, results: fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null,
+    text: fs.existsSync(path.join(dir, 'results.txt')) ? fs.readFileSync(path.join(dir, 'results.txt'), 'utf8') : '' };
+}
+const target = (res, policy) => res.targets.find((t) => t.policy === policy);
+
+check('the design names its verdict: "rule" (or none, designs until 2026-12-04) or "paired"; anything else refused', () => {
+  assert.strictEqual(primaryVerdict({}), 'rule');
+  assert.strictEqual(primaryVerdict(null), 'rule');
+  assert.strictEqual(primaryVerdict({ verdict: 'rule' }), 'rule');
+  assert.strictEqual(primaryVerdict({ verdict: 'paired' }), 'paired');
+  for (const bad of ['median', 'Paired', '', 1, null]) {
+    assert.throws(() => primaryVerdict({ verdict: bad }), /verdict.*"rule" or "paired"/, `${JSON.stringify(bad)} accepted`);
+  }
+});
+
+const paired = analyse('paired', 'paired');
+check('a design whose verdict is "paired": met is the paired intervals\', the rule\'s beside it', () => {
+  assert.strictEqual(paired.status, 0, `analyze.js exited ${paired.status}: ${paired.stderr}`);
+  assert.strictEqual(paired.results.verdict, 'paired');
+  for (const t of paired.results.targets) {
+    assert.ok(t.paired, `${t.policy}: no paired verdict`);
+    assert.strictEqual(t.verdict, t.paired.verdict, `${t.policy}: verdict`);
+    assert.strictEqual(t.met, t.paired.verdict === 'met', `${t.policy}: met`);
+  }
+  const q = target(paired.results, 'eb-queue');
+  assert.strictEqual(q.verdict, 'unresolved', 'Queue-Boost by the paired intervals');
+  assert.strictEqual(q.met, false, 'Queue-Boost met');
+  assert.strictEqual(q.ruleMet, true, 'Queue-Boost by the rule, kept beside');
+});
+check('a design whose verdict is "paired": results.txt gives the paired verdicts first, as primary', () => {
+  const primary = paired.text.indexOf('Targets by the paired intervals (primary');
+  const beside = paired.text.indexOf('Targets by the rule (beside');
+  assert.ok(primary >= 0, 'no primary paired heading');
+  assert.ok(beside > primary, 'the rule\'s targets are not after the paired ones');
+  assert.match(paired.text, /Queue-Boost +eb-queue +unresolved/);
+});
+
+const rule = analyse('rule', undefined);
+check('a design without a verdict (as the committed run ran): met is the rule\'s, as it was', () => {
+  assert.strictEqual(rule.status, 0, `analyze.js exited ${rule.status}: ${rule.stderr}`);
+  assert.strictEqual(rule.results.verdict, 'rule');
+  for (const t of rule.results.targets) {
+    assert.strictEqual(t.met, t.ruleMet, `${t.policy}: met`);
+    assert.strictEqual(t.verdict, t.ruleMet ? 'met' : 'missed', `${t.policy}: verdict`);
+  }
+  assert.strictEqual(target(rule.results, 'eb-queue').met, true, 'Queue-Boost by the rule');
+  assert.strictEqual(target(rule.results, 'eb-gc-marking').verdict, 'missed', 'GC-Boost by the rule');
+  const primary = rule.text.indexOf('Targets by the rule (primary');
+  assert.ok(primary >= 0 && rule.text.indexOf('Targets by the paired intervals (beside') > primary, 'headings');
+});
+
+const bad = analyse('bad', 'median');
+check('a design with another verdict: refused, with what to write, and nothing written', () => {
+  assert.strictEqual(bad.status, 1, `exit ${bad.status}`);
+  assert.match(bad.stderr, /verdict.*"median".*"rule" or "paired"/);
+  assert.strictEqual(bad.results, null, 'results.json written');
+});
+
+fs.rmSync(tmp, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
