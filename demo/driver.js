@@ -11,8 +11,8 @@
 //            service's capacity at 2.6 GHz, as a real service runs;
 //            every scheduled request counted (experiment/loadgen.js);
 //            DEMO_REPS (default 4) pairs of SECONDS-long runs (default
-//            20), off and on in alternating order, each pair offered the
-//            same arrivals
+//            20), its sides' order balanced over pairs (below), each
+//            pair offered the same arrivals
 //   overload: closed-loop wrk (the host's), DEMO_CONNECTIONS (default 8)
 //            connections (the loop saturated), DEMO_REPS pairs alike,
 //            half as long again
@@ -33,6 +33,7 @@ const path = require('node:path');
 const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, guestKernel, cpu1Activity, taskTicks, tasksDelta } =
   require('../experiment/cpu1');
 const agent = require('../experiment/agent-client').agentFrom('DEMO_AGENT', 'scripts/demo.sh');
+const { sideOrder } = require('../experiment/order');
 
 const [OUT, SECS_ARG] = process.argv.slice(2);
 // 20 s per open-loop run (decided before the first run on this testbed):
@@ -58,13 +59,16 @@ const LOAD = Number(process.env.DEMO_LOAD || 0.6);
 // which such waits may restart; scripts/demo.sh checks it).
 const CONNECTIONS = Number(process.env.DEMO_CONNECTIONS || 8);
 if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`DEMO_CONNECTIONS: '${process.env.DEMO_CONNECTIONS}' is not a whole number above 0`);
-// The sides of each pair, in an order rotated by pair: off and on, and for
-// the open loop 'gov', eventboost's governor with the hooks off (no client,
+// The sides of each pair: off and on, and for the open loop 'gov', eventboost's governor with the hooks off (no client,
 // so no hint, which report.js asserts as for off).  With no hint at all it
 // had a p99 44.7% below off's (demo/runs/2026-12-01-split-1): on against
 // gov is what the boosts add.  For investigations (scripts/demo.sh passes
 // them through): DEMO_ARMS sets the sides of both loads, DEMO_KINDS the
-// loads to run (default both).
+// loads to run (default both).  Their order in a pair: a row of a Williams
+// design and then its mirror (experiment/order.js's sideOrder), so that an
+// even DEMO_REPS runs every two sides in either order equally often; until
+// 2026-12-04 a rotation, which over 4 pairs ran gov before on, and off
+// before gov, in 3 of them.
 const KINDS = (process.env.DEMO_KINDS || 'service,overload').split(',');
 const ARMS = process.env.DEMO_ARMS ? process.env.DEMO_ARMS.split(',') : null;
 const armsOf = (kind) => ARMS || (kind === 'service' ? ['off', 'gov', 'on'] : ['off', 'on']);
@@ -261,9 +265,9 @@ async function main() {
   for (const kind of KINDS) {
     res.warmUp[kind] = await warmUp(kind);
     for (let rep = 0; rep < REPS; rep++) {
-      // Pair k starts with side k mod n: off, on alternate with two sides.
-      const arms = armsOf(kind);
-      const order = arms.map((_, i) => arms[(rep + i) % arms.length]);
+      // Every two sides in either order equally often over an even number
+      // of pairs (experiment/order.js): off and on alternate with two.
+      const order = sideOrder(armsOf(kind), rep);
       const pair = {};
       for (const arm of order) {
         log(`${kind} ${rep + 1}/${REPS}: ${ARM_NAME[arm]}`);

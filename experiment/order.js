@@ -43,10 +43,21 @@ function repetitionOrder(policies, seed, service, reps, rep) {
   return rows[(service * reps + rep) % rows.length].map((i) => labels[i]);
 }
 
+// make demo's @pair-th pair (demo/driver.js): the order of its @sides.
+// A row of the Williams design, each row followed by its mirror image (an
+// odd number of sides: the design's own second half), so that any even
+// number of pairs runs every two sides in either order equally often.
+function sideOrder(sides, pair) {
+  const n = sides.length;
+  const rows = williams(n);
+  const row = n % 2 ? rows[Math.floor(pair / 2) % n + (pair % 2 ? n : 0)] : rows[pair % rows.length];
+  return row.map((i) => sides[i]);
+}
+
 // A run's `after` (driver.js): the policy that ran before it in its
 // repetition, WARM_UP after the unmeasured warm-up run, null if none did.
 // The first measured run of a repetition is either of the last two.
 const WARM_UP = 'warm-up';
 const firstMeasured = (r) => r.after === null || r.after === WARM_UP;
 
-module.exports = { shuffled, williams, repetitionOrder, WARM_UP, firstMeasured };
+module.exports = { shuffled, williams, repetitionOrder, sideOrder, WARM_UP, firstMeasured };

@@ -6,7 +6,7 @@
 // as many positions as it can, and no row repeats while others are left;
 // the order is a function of its seed.
 const assert = require('assert');
-const { williams, repetitionOrder } = require('./order');
+const { williams, repetitionOrder, sideOrder } = require('./order');
 const config = require('./config.json');
 
 let failed = 0;
@@ -63,6 +63,33 @@ for (const [k, ph] of config.phases.entries()) {
     assert.strictEqual(rowsSeen.size, Math.min(rows, ph.reps * services), 'a row repeats while the design has others');
   });
 }
+
+// make demo's pairs (demo/driver.js): with any even number of pairs every
+// two sides run in either order equally often (the open loop's three
+// sides, the overload's two); the rotation it ran before 2026-12-04 ran
+// the governor alone after "off" in 3 of 4 pairs.
+for (const sides of [['off', 'on'], ['off', 'gov', 'on']]) {
+  check(`sideOrder(${sides.join(', ')}): every two sides in either order equally often over 2, 4 and 6 pairs`, () => {
+    for (const pairs of [2, 4, 6]) {
+      const before = new Map();
+      for (let k = 0; k < pairs; k++) {
+        const order = sideOrder(sides, k);
+        assert.deepStrictEqual([...order].sort(), [...sides].sort(), `pair ${k}: ${order}`);
+        for (const a of sides) {
+          for (const b of sides) if (order.indexOf(a) < order.indexOf(b)) before.set(`${a}<${b}`, (before.get(`${a}<${b}`) || 0) + 1);
+        }
+      }
+      for (const a of sides) {
+        for (const b of sides) {
+          if (a !== b) assert.strictEqual(before.get(`${a}<${b}`), pairs / 2, `${pairs} pairs: ${a} before ${b} ${before.get(`${a}<${b}`) || 0} times`);
+        }
+      }
+    }
+  });
+}
+check('sideOrder: two sides alternate, off first, as the overload always ran', () => {
+  assert.deepStrictEqual([0, 1, 2, 3].map((k) => sideOrder(['off', 'on'], k).join()), ['off,on', 'on,off', 'off,on', 'on,off']);
+});
 
 check('another seed, another assignment of policies to the design', () => {
   const p = config.phases[0].policies;
