@@ -260,7 +260,11 @@ async function main() {
   // -icount (demo.json without it: the earlier testbed, load in the guest).
   const res = { testbed: 'host', guest: guestKernel(), secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE, connections: CONNECTIONS,
     cpu0BusyMax: CPU0_BUSY_MAX, capacity: cap, rate: RATE, warmUp: {}, warmMin: WARM_MIN, warmMax: WARM_MAX,
-    warmTolerance: WARM_TOLERANCE, arms: { service: armsOf('service'), overload: armsOf('overload') }, service: [], overload: [] };
+    warmTolerance: WARM_TOLERANCE, arms: { service: armsOf('service'), overload: armsOf('overload') },
+    // How a pair's sides were ordered (report.js; none: rotated by pair,
+    // the demos before 2026-12-04's sideOrder).  A pair's keys are in the
+    // order its sides ran.
+    sideOrder: 'williams-mirror', service: [], overload: [] };
   const ARM_NAME = { off: 'eventboost off', on: 'eventboost on', gov: "eventboost's governor, hooks off" };
   for (const kind of KINDS) {
     res.warmUp[kind] = await warmUp(kind);
