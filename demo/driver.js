@@ -66,14 +66,15 @@ if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`DEMO_CON
 // them through): DEMO_ARMS sets the sides of both loads, DEMO_KINDS the
 // loads to run (default both).  Their order in a pair: a row of a Williams
 // design and then its mirror (experiment/order.js's sideOrder), so that an
-// even DEMO_REPS runs every two sides in either order equally often; until
-// 2026-12-04 a rotation, which over 4 pairs ran gov before on, and off
-// before gov, in 3 of them.
+// even DEMO_REPS runs every two sides in either order equally often (their
+// positions balance over 6 pairs); until 2026-12-04 a rotation, which over
+// 4 pairs ran gov before on, and off before gov, in 3 of them.
 const KINDS = (process.env.DEMO_KINDS || 'service,overload').split(',');
 const ARMS = process.env.DEMO_ARMS ? process.env.DEMO_ARMS.split(',') : null;
 const armsOf = (kind) => ARMS || (kind === 'service' ? ['off', 'gov', 'on'] : ['off', 'on']);
 for (const k of KINDS) if (!['service', 'overload'].includes(k)) throw new Error(`DEMO_KINDS: '${k}' is not service or overload`);
 for (const a of ARMS || []) if (!['off', 'on', 'gov'].includes(a)) throw new Error(`DEMO_ARMS: '${a}' is not off, on or gov`);
+if (ARMS && new Set(ARMS).size !== ARMS.length) throw new Error(`DEMO_ARMS: '${ARMS.join(',')}' names a side twice (a pair runs each side once)`);
 if (ARMS && (!ARMS.includes('off') || !ARMS.includes('on'))) throw new Error('DEMO_ARMS must include off and on');
 const TOP = path.resolve(__dirname, '..');
 const app = '/tmp/demo-app';

@@ -98,9 +98,8 @@ const warmUps = (kind) => [].concat((d.warmUp || {})[kind] || []);
 const host = d.testbed === 'host';
 if (host) {
   console.log('\n=== The demo service under load (all of it on CPU 1, the load from the host, CPU 0 idle; emulated DVFS:');
-  const order = d.sideOrder === 'williams-mirror'
-    ? 'their sides in a balanced order (a Williams row, then its mirror)'
-    : 'their sides in an order rotated by pair';
+  const order = d.sideOrder !== 'williams-mirror' ? 'their sides in an order rotated by pair'
+    : `their sides in a Williams row, then its mirror${d.reps % 2 ? ' (an odd count: the last pair unbalanced)' : ''}`;
   console.log(`    base 2.6 GHz, boost 4.0 GHz; ${d.reps} pairs of runs per load, ${order}` +
     `${d.service.length && d.service.every((p) => p.gov) ? ";\n    the open loop's with a third side, eventboost's governor alone" : ''})`);
 } else {

@@ -230,7 +230,10 @@ const TARGETS = [
 // The variant the README states as the result (config.chosen) was measured
 // again on fresh repetitions (the confirm phase): its target is met only if
 // that measurement, too, cut the p99.9 (mean over cases above zero).
-// Decided before the full run of 2026-11-24 was seen.
+// Decided before the full run of 2026-11-24 was seen.  In results.json a
+// target's measured, confirm, ruleMet, shortBy and energyOverBy are this
+// rule's (the pooled figures), its paired the paired intervals' verdict,
+// and its verdict and met the design's primary one's.
 const chosen = raw.config && raw.config.chosen;
 const targets = TARGETS.map((t) => {
   const o = overall.find((x) => x.phase === 'headline' && x.policy === t.policy);
@@ -254,7 +257,7 @@ for (const t of targets) {
   const p = paired.find((x) => x.phase === 'headline' && x.policy === t.policy);
   const confirm = t.policy === chosen ? paired.find((x) => x.phase === 'confirm' && x.policy === t.policy) || null : undefined;
   t.paired = p ? verdict(p, t.cut, t.energy, confirm) : null;
-  // The primary verdict: the paired one has no verdict without 2 pairs.
+  // The primary verdict (a run with no pair: the paired one unresolved).
   if (!t.measured) t.verdict = 'not run';
   else if (primary === 'paired') t.verdict = t.paired ? t.paired.verdict : 'unresolved';
   else t.verdict = t.ruleMet ? 'met' : 'missed';
@@ -461,8 +464,9 @@ const sayPaired = () => {
   say(`\nTargets by the paired intervals (${role('paired')}), on their own scale: met or missed only where the intervals\n` +
     '  resolve it; the chosen variant\'s confirm-phase cut must be resolved above zero too:');
   for (const t of targets) {
-    if (!t.paired) {
-      say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.measured ? 'unresolved (fewer than 2 paired repetitions)' : 'not run'}`);
+    const p = paired.find((x) => x.phase === 'headline' && x.policy === t.policy);
+    if (!t.paired || !p.p999 || !p.energy) {
+      say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.measured ? 'unresolved (no interval: fewer than 2 paired repetitions in a case)' : 'not run'}`);
       continue;
     }
     say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.paired.verdict} (cut ${t.paired.cut}, energy ${t.paired.energy}; ` +

@@ -110,13 +110,19 @@ for (const policy of want) {
   `${policy}: paired estimates over ${JSON.stringify(p && p.reps)} repetitions (want [${n}]), ` +
     `${JSON.stringify(p && p.withoutFirst.reps)} without first runs (want [${firstFree}])${n >= 2 ? ', with t intervals' : ''}`);
 }
-// The targets' verdict is the one the design names (config.json's
-// verdict, paired.js), and met says that verdict: a run of the shipped
-// design reads by the paired intervals.
+// The targets are judged by the verdict the design names (config.json's
+// verdict, paired.js), and met says that verdict; a paired "met" has both
+// intervals on the target's side.  make check's short run runs no target's
+// policy (each is "not run"): test-analyze.js checks both verdicts on a
+// committed run.
 const { primaryVerdict } = require('./paired');
+const resolvedMet = (t) => {
+  const p = (res.paired || []).find((x) => x.phase === 'headline' && x.policy === t.policy);
+  return Boolean(p && p.p999 && p.energy && p.p999.hi < Math.log(1 - t.cut) && p.energy.hi < Math.log(t.energy));
+};
 check(res.verdict === primaryVerdict(res.config) && Array.isArray(res.targets) && res.targets.length > 0 &&
-  res.targets.every((t) => t.met === (t.verdict === 'met') &&
-    t.verdict === (!t.measured ? 'not run' : res.verdict === 'paired' ? (t.paired ? t.paired.verdict : 'unresolved') : (t.ruleMet ? 'met' : 'missed'))),
+  res.targets.every((t) => t.met === (t.verdict === 'met') && (t.measured || t.verdict === 'not run') &&
+    (res.verdict !== 'paired' || !t.met || resolvedMet(t))),
   `the targets by the design's verdict, ${JSON.stringify(res.verdict)} (${(res.targets || []).map((t) => `${t.policy} ${t.verdict}`).join(', ')})`);
 
 check(fs.existsSync(rawFile), 'raw.json.gz written');

@@ -16,7 +16,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { primaryVerdict } = require('./paired');
+const { primaryVerdict, extendedVerdict } = require('./paired');
 
 const OUT = process.argv[2];
 const TOP = path.resolve(__dirname, '..');
@@ -27,9 +27,6 @@ const QUICK = process.env.EXPERIMENT_QUICK === '1';
 // EXPERIMENT_QUICK=1 runs the headline phase alone, once, 4 s runs;
 // EXPERIMENT_SECONDS, _REPS, _RATES, _SERVICES, _POLICIES narrow it.
 const CONFIG = JSON.parse(fs.readFileSync(process.env.EXPERIMENT_CONFIG || path.join(__dirname, 'config.json'), 'utf8'));
-// The primary verdict it names (paired.js): refused before the run, not
-// by analyze.js after it.
-primaryVerdict(CONFIG);
 const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : CONFIG.secs));
 const WARM = QUICK ? 1 : CONFIG.warm; // seconds of arrivals before the measured ones
 const GRACE = QUICK ? 3 : CONFIG.grace; // seconds to answer after the last arrival
@@ -47,6 +44,11 @@ if (PRIOR && !PRIOR.cpu0BusyMax) {
 if (PRIOR && !PRIOR.calibrations) {
   throw new Error('EXPERIMENT_EXTEND: that raw.json has no calibration blocks (made before the testbed check timed a fixed job): analyze.js would refuse the pooled run');
 }
+// The verdict on the targets it names (paired.js), an extended run's the
+// same as its first part's: refused before the run, not by analyze.js
+// after it (scripts/experiment.sh's check-design.js looked first).
+if (PRIOR) extendedVerdict(CONFIG, PRIOR.config);
+else primaryVerdict(CONFIG);
 if (PRIOR && PRIOR.secs !== SECS) {
   throw new Error(`EXPERIMENT_EXTEND: its runs last ${PRIOR.secs} s, these ${SECS} s: set EXPERIMENT_SECONDS=${PRIOR.secs}`);
 }

@@ -44,13 +44,21 @@ function repetitionOrder(policies, seed, service, reps, rep) {
 }
 
 // make demo's @pair-th pair (demo/driver.js): the order of its @sides.
-// A row of the Williams design, each row followed by its mirror image (an
-// odd number of sides: the design's own second half), so that any even
-// number of pairs runs every two sides in either order equally often.
+// Two sides alternate, the first first.  More: a row of the Williams
+// design, then its mirror image, then the next row and its mirror, so
+// that any even number of pairs runs every two sides in either order
+// equally often (positions balance only over whole designs: 6 pairs for
+// three sides).  A row and its mirror put one side twice in a row across
+// the two pairs' boundary.
 function sideOrder(sides, pair) {
   const n = sides.length;
   const rows = williams(n);
-  const row = n % 2 ? rows[Math.floor(pair / 2) % n + (pair % 2 ? n : 0)] : rows[pair % rows.length];
+  let row;
+  if (n <= 2) row = rows[pair % n];
+  else {
+    row = rows[Math.floor(pair / 2) % n];
+    if (pair % 2) row = [...row].reverse();
+  }
   return row.map((i) => sides[i]);
 }
 

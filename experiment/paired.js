@@ -72,11 +72,6 @@ function side(m, bound) {
   return 'unresolved';
 }
 
-// The target of one policy, from its paired estimates: the p99.9 cut at or
-// past @cut (its ratio at or under 1 - cut) and the energy at or under
-// @energy, each resolved.  @confirm: for the chosen variant, its estimates
-// on the confirm phase's fresh repetitions, whose cut must be resolved
-// above zero too (as analyze.js's rule asks it to cut the p99.9 there).
 // The primary verdict a design names, fixed before its run: "rule" (the
 // designs until 2026-12-04, none named) or "paired".  Throws on anything
 // else, so that make experiment refuses a design before it runs.
@@ -90,6 +85,24 @@ function primaryVerdict(config) {
   return config.verdict;
 }
 
+// The verdict of a run that adds repetitions to @prior's (a raw.json's
+// config; EXPERIMENT_EXTEND) under the design @config: the same, or the
+// pooled run would be judged by another rule than its first part was.
+function extendedVerdict(config, prior) {
+  const v = primaryVerdict(config);
+  const was = primaryVerdict(prior);
+  if (v !== was) {
+    throw new Error(`EXPERIMENT_EXTEND: that run's design judges its targets by ${JSON.stringify(was)}, this one by ` +
+      `${JSON.stringify(v)}: run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG`);
+  }
+  return v;
+}
+
+// The target of one policy, from its paired estimates: the p99.9 cut at or
+// past @cut (its ratio at or under 1 - cut) and the energy at or under
+// @energy, each resolved.  @confirm: for the chosen variant, its estimates
+// on the confirm phase's fresh repetitions, whose cut must be resolved
+// above zero too (as analyze.js's rule asks it to cut the p99.9 there).
 function verdict(p, cut, energy, confirm) {
   const c = side(p.p999, 1 - cut);
   const e = side(p.energy, energy);
@@ -170,4 +183,4 @@ function pairedAnalysis(runs, ref = 'fixed-2.6') {
 const ratio = (m) => (m ? { x: Math.exp(m.est), lo: Math.exp(m.lo), hi: Math.exp(m.hi) } : null);
 const cut = (m) => (m ? { x: 1 - Math.exp(m.est), lo: 1 - Math.exp(m.hi), hi: 1 - Math.exp(m.lo) } : null);
 
-module.exports = { t975, meanOverCases, side, verdict, primaryVerdict, pairedAnalysis, ratio, cut };
+module.exports = { t975, meanOverCases, side, verdict, primaryVerdict, extendedVerdict, pairedAnalysis, ratio, cut };

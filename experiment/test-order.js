@@ -66,11 +66,13 @@ for (const [k, ph] of config.phases.entries()) {
 
 // make demo's pairs (demo/driver.js): with any even number of pairs every
 // two sides run in either order equally often (the open loop's three
-// sides, the overload's two); the rotation it ran before 2026-12-04 ran
-// the governor alone after "off" in 3 of 4 pairs.
-for (const sides of [['off', 'on'], ['off', 'gov', 'on']]) {
-  check(`sideOrder(${sides.join(', ')}): every two sides in either order equally often over 2, 4 and 6 pairs`, () => {
-    for (const pairs of [2, 4, 6]) {
+// sides, the overload's two, and other counts DEMO_ARMS may set); the
+// rotation it ran before 2026-12-04 ran the governor alone after "off" in
+// 3 of 4 pairs.
+for (let n = 1; n <= 6; n++) {
+  const sides = ['off', 'gov', 'on', 'a', 'b', 'c'].slice(0, n);
+  check(`sideOrder over ${n} side(s): every two sides in either order equally often over 2 to 12 pairs`, () => {
+    for (let pairs = 2; pairs <= 12; pairs += 2) {
       const before = new Map();
       for (let k = 0; k < pairs; k++) {
         const order = sideOrder(sides, k);
@@ -87,6 +89,12 @@ for (const sides of [['off', 'on'], ['off', 'gov', 'on']]) {
     }
   });
 }
+check('sideOrder over three sides: every side in every position over 6 pairs', () => {
+  const sides = ['off', 'gov', 'on'];
+  const at = new Map();
+  for (let k = 0; k < 6; k++) sideOrder(sides, k).forEach((x, i) => at.set(`${x}@${i}`, (at.get(`${x}@${i}`) || 0) + 1));
+  assert.ok(at.size === 9 && [...at.values()].every((c) => c === 2), JSON.stringify([...at]));
+});
 check('sideOrder: two sides alternate, off first, as the overload always ran', () => {
   assert.deepStrictEqual([0, 1, 2, 3].map((k) => sideOrder(['off', 'on'], k).join()), ['off,on', 'on,off', 'off,on', 'on,off']);
 });

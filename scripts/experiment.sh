@@ -15,15 +15,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 eb_setup_deps || exit 1
-# The design's primary verdict, refused before anything is built
-# or run, not by analyze.js after the run.
-node -e 'const f = process.argv[1];
-try {
-	require("./experiment/paired").primaryVerdict(JSON.parse(require("fs").readFileSync(f, "utf8")));
-} catch (e) {
-	console.error(`experiment: ${f}: ${e.message}`);
-	process.exit(1);
-}' "${EXPERIMENT_CONFIG:-experiment/config.json}" || exit 1
+# The design's verdict on the targets (and an extended run's), refused
+# before anything is built or booted, not by analyze.js after the run.
+node experiment/check-design.js "${EXPERIMENT_CONFIG:-experiment/config.json}" ${EXPERIMENT_EXTEND:+"$EXPERIMENT_EXTEND"} || exit 1
 step "the load generator's, the run order's and the statistics' host tests"
 node experiment/test-loadgen.js || exit 1
 node experiment/test-order.js || exit 1

@@ -4,7 +4,8 @@
 # setup-deps.sh must install (kernels.sh --missing), which kernel make demo,
 # bench and experiment boot (lib.sh's eb_kernel), and make demo's refusal of
 # bad DEMO_* counts before it installs or builds anything (and make
-# experiment's of a design with an unknown verdict), whether setup-deps.sh
+# experiment's of a design with an unknown verdict, or of repetitions added
+# under another verdict, before it builds or boots anything), whether setup-deps.sh
 # takes the Node on PATH (check-node.sh), and make check as a user.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,13 +106,19 @@ for v in DEMO_REPS=0 DEMO_SECONDS=010 DEMO_CONNECTIONS=x DEMO_REPS=-1; do
 	expect "make demo refuses $v" \
 		"1:demo: ${v%%=*} must be a whole number above 0 (no leading zero), got '${v#*=}'" "$rc:$out"
 done
-# make experiment refuses a design whose primary verdict is neither rule
-# before it builds or boots anything (analyze.js would refuse it after
-# two hours).
+# make experiment refuses a design whose primary verdict is neither rule nor
+# paired, or repetitions added to a run under another verdict than its own,
+# before it builds or boots anything (after its dependencies: it needs
+# Node); analyze.js would refuse the first after two hours.
 echo '{"verdict": "median"}' >"$root/design.json"
 out=$(EXPERIMENT_CONFIG=$root/design.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses a design's unknown verdict" \
 	"1:experiment: $root/design.json: config: verdict \"median\": want \"rule\" or \"paired\", the primary verdict on the targets (\"rule\": the pooled p99.9's point estimates, analyze.js; \"paired\": per-repetition paired intervals, paired.js)" \
+	"$rc:$out"
+echo '{"config": {"about": "a design before verdicts"}, "runs": []}' >"$root/prior.json"
+out=$(EXPERIMENT_EXTEND=$root/prior.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+expect "make experiment refuses to extend a run under another verdict" \
+	"1:experiment: experiment/config.json: EXPERIMENT_EXTEND: that run's design judges its targets by \"rule\", this one by \"paired\": run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG" \
 	"$rc:$out"
 # make check as another user stops at once, saying why (it writes
 # /lib/modules); make check itself runs as root, so runuser is there.
