@@ -464,13 +464,17 @@ const sayPaired = () => {
   say(`\nTargets by the paired intervals (${role('paired')}), on their own scale: met or missed only where the intervals\n` +
     '  resolve it; the chosen variant\'s confirm-phase cut must be resolved above zero too:');
   for (const t of targets) {
-    const p = paired.find((x) => x.phase === 'headline' && x.policy === t.policy);
-    if (!t.paired || !p.p999 || !p.energy) {
-      say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.measured ? 'unresolved (no interval: fewer than 2 paired repetitions in a case)' : 'not run'}`);
+    if (!t.paired) {
+      say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.measured ? 'unresolved (no pair of repetitions)' : 'not run'}`);
       continue;
     }
+    // A figure without an interval: fewer than 2 pairs in a case (the cut's:
+    // uncensored pairs) -- said, as the verdict then rests on the other.
+    const p = paired.find((x) => x.phase === 'headline' && x.policy === t.policy);
+    const none = [!p.p999 && 'cut: no interval, fewer than 2 uncensored pairs in a case',
+      !p.energy && 'energy: no interval, fewer than 2 pairs in a case'].filter(Boolean).join('; ');
     say(`  ${t.what.padEnd(12)} ${t.policy.padEnd(20)} ${t.paired.verdict} (cut ${t.paired.cut}, energy ${t.paired.energy}; ` +
-      `cut interval ${t.paired.cutAboveZero ? 'above' : 'not above'} zero` +
+      `${none ? `${none}; ` : ''}cut interval ${t.paired.cutAboveZero ? 'above' : 'not above'} zero` +
       `${t.paired.confirmed === undefined ? '' : `; confirm phase ${t.paired.confirmed ? 'resolved above zero' : 'not resolved above zero'}`})`);
   }
 };

@@ -8,11 +8,29 @@ const fs = require('node:fs');
 const { primaryVerdict, extendedVerdict } = require('./paired');
 
 const [configFile, priorFile] = process.argv.slice(2);
-try {
-  const config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-  if (priorFile) extendedVerdict(config, JSON.parse(fs.readFileSync(priorFile, 'utf8')).config);
-  else primaryVerdict(config);
-} catch (e) {
-  console.error(`experiment: ${configFile}: ${e.message}`);
+const refuse = (what, msg) => {
+  console.error(`experiment: ${what}: ${msg}`);
   process.exit(1);
+};
+let config;
+try {
+  config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
+  primaryVerdict(config);
+} catch (e) {
+  refuse(configFile, e.message);
+}
+if (priorFile) {
+  let prior;
+  try {
+    const bytes = fs.readFileSync(priorFile);
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) refuse(`EXPERIMENT_EXTEND: ${priorFile}`, 'gzip-compressed: gunzip it first (an earlier run\'s raw.json)');
+    prior = JSON.parse(bytes.toString('utf8'));
+  } catch (e) {
+    refuse(`EXPERIMENT_EXTEND: ${priorFile}`, e.code === 'ENOENT' ? 'no such file (an earlier run\'s raw.json)' : e.message);
+  }
+  try {
+    extendedVerdict(config, prior.config);
+  } catch (e) {
+    refuse(configFile, e.message);
+  }
 }

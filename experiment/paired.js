@@ -90,10 +90,16 @@ function primaryVerdict(config) {
 // pooled run would be judged by another rule than its first part was.
 function extendedVerdict(config, prior) {
   const v = primaryVerdict(config);
-  const was = primaryVerdict(prior);
+  let was;
+  try {
+    was = primaryVerdict(prior);
+  } catch (e) {
+    throw new Error(`EXPERIMENT_EXTEND: that run's ${e.message}`);
+  }
   if (v !== was) {
     throw new Error(`EXPERIMENT_EXTEND: that run's design judges its targets by ${JSON.stringify(was)}, this one by ` +
-      `${JSON.stringify(v)}: run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG`);
+      `${JSON.stringify(v)}: run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG, written by ` +
+      '`node -e \'console.log(JSON.stringify(require(process.argv[1]).config))\' $PWD/RAW.json > design.json`');
   }
   return v;
 }

@@ -64,6 +64,7 @@ check('repetitions added to a run (EXPERIMENT_EXTEND) are judged as its first pa
 });
 
 const paired = analyse('paired', 'paired');
+const rule = analyse('rule', undefined);
 check('a design whose verdict is "paired": met is the paired intervals\', the rule\'s beside it', () => {
   assert.strictEqual(paired.status, 0, `analyze.js exited ${paired.status}: ${paired.stderr}`);
   assert.strictEqual(paired.results.verdict, 'paired');
@@ -79,6 +80,15 @@ check('a design whose verdict is "paired": met is the paired intervals\', the ru
     assert.strictEqual(q.ruleMet, true, `${policy} by the rule, kept beside`);
   }
 });
+check('results.txt prints each target\'s paired verdict as results.json has it', () => {
+  for (const a of [paired, rule]) {
+    const block = a.text.slice(a.text.indexOf('Targets by the paired intervals'));
+    for (const t of a.results.targets) {
+      const esc = (x) => x.replace(/[+]/g, '\\+');
+      assert.match(block, new RegExp(`\\n  ${esc(t.what)} +${esc(t.policy)} +${t.paired.verdict} \\(`), `${t.policy}`);
+    }
+  }
+});
 check('a design whose verdict is "paired": results.txt gives the paired verdicts first, as primary', () => {
   const primary = paired.text.indexOf('Targets by the paired intervals (primary');
   const beside = paired.text.indexOf('Targets by the rule (beside');
@@ -87,7 +97,6 @@ check('a design whose verdict is "paired": results.txt gives the paired verdicts
   assert.match(paired.text, /Queue-Boost +eb-queue +unresolved/);
 });
 
-const rule = analyse('rule', undefined);
 check('a design without a verdict (as the committed run ran): met is the rule\'s, as it was', () => {
   assert.strictEqual(rule.status, 0, `analyze.js exited ${rule.status}: ${rule.stderr}`);
   assert.strictEqual(rule.results.verdict, 'rule');

@@ -69,7 +69,7 @@ for (const [k, ph] of config.phases.entries()) {
 // sides, the overload's two, and other counts DEMO_ARMS may set); the
 // rotation it ran before 2026-12-04 ran the governor alone after "off" in
 // 3 of 4 pairs.
-for (let n = 1; n <= 6; n++) {
+for (let n = 2; n <= 6; n++) {
   const sides = ['off', 'gov', 'on', 'a', 'b', 'c'].slice(0, n);
   check(`sideOrder over ${n} side(s): every two sides in either order equally often over 2 to 12 pairs`, () => {
     for (let pairs = 2; pairs <= 12; pairs += 2) {

@@ -8,7 +8,8 @@
 # EXPERIMENT_SECONDS, _REPS, _RATES (fractions of capacity), _SERVICES and
 # _POLICIES (comma-separated names, see experiment/driver.js) narrow it;
 # EXPERIMENT_EXTEND=RAW.json adds _REPS repetitions of the headline phase
-# to that earlier run's, at its rates; raw.json then holds both.
+# to that earlier run's, at its rates, under the same verdict on the
+# targets (its config's); raw.json then holds both.
 # EXPERIMENT_DEST: where results.json and results.svg go; EXPERIMENT_OUT:
 # the raw runs (default build/experiment).
 set -uo pipefail
@@ -44,7 +45,7 @@ out=${EXPERIMENT_OUT:-$top/build/experiment}
 if [ -n "${EXPERIMENT_EXTEND:-}" ]; then
 	# A copy the guest can read, which the rm below cannot take (it may
 	# be $out/raw.json itself).
-	[ -r "$EXPERIMENT_EXTEND" ] || { echo "experiment: EXPERIMENT_EXTEND: no such file: $EXPERIMENT_EXTEND (an earlier run's raw.json)" >&2; exit 1; }
+	# (check-design.js, above, refused a file that is not one.)
 	cp "$EXPERIMENT_EXTEND" "$top/build/experiment-extend.json" || exit 1
 	export EXPERIMENT_EXTEND=$top/build/experiment-extend.json
 fi

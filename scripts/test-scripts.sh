@@ -118,8 +118,11 @@ expect "make experiment refuses a design's unknown verdict" \
 echo '{"config": {"about": "a design before verdicts"}, "runs": []}' >"$root/prior.json"
 out=$(EXPERIMENT_EXTEND=$root/prior.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses to extend a run under another verdict" \
-	"1:experiment: experiment/config.json: EXPERIMENT_EXTEND: that run's design judges its targets by \"rule\", this one by \"paired\": run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG" \
+	"1:experiment: experiment/config.json: EXPERIMENT_EXTEND: that run's design judges its targets by \"rule\", this one by \"paired\": run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG, written by \`node -e 'console.log(JSON.stringify(require(process.argv[1]).config))' \$PWD/RAW.json > design.json\`" \
 	"$rc:$out"
+out=$(EXPERIMENT_EXTEND=$root/none.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+expect "make experiment refuses to extend a run that is not there" \
+	"1:experiment: EXPERIMENT_EXTEND: $root/none.json: no such file (an earlier run's raw.json)" "$rc:$out"
 # make check as another user stops at once, saying why (it writes
 # /lib/modules); make check itself runs as root, so runuser is there.
 # (A copy under /tmp, which nobody can reach wherever the clone is.)
