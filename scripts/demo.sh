@@ -19,6 +19,17 @@ for v in "DEMO_REPS=$reps" "DEMO_SECONDS=$secs" "DEMO_CONNECTIONS=$conns"; do
 	'' | *[!0-9]* | 0*) echo "demo: ${v%%=*} must be a whole number above 0 (no leading zero), got '${v#*=}'" >&2; exit 1 ;;
 	esac
 done
+# DEMO_ARMS (an investigation's sides, demo/driver.js): off, on or gov,
+# each once, refused here rather than in the guest after the build.
+if [ -n "${DEMO_ARMS:-}" ]; then
+	seen=,
+	IFS=, read -ra arms <<<"$DEMO_ARMS,"
+	for a in "${arms[@]}"; do
+		case $a in off | on | gov) ;; *) echo "demo: DEMO_ARMS: '$a' is not off, on or gov" >&2; exit 1 ;; esac
+		case $seen in *,"$a",*) echo "demo: DEMO_ARMS: '$DEMO_ARMS' names $a twice (a pair runs each side once)" >&2; exit 1 ;; esac
+		seen=$seen$a,
+	done
+fi
 
 eb_setup_deps || exit 1
 kver=$(eb_kernel "${DEMO_KVER:-}" demo) || exit 1

@@ -123,6 +123,15 @@ expect "make experiment refuses to extend a run under another verdict" \
 out=$(EXPERIMENT_EXTEND=$root/none.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses to extend a run that is not there" \
 	"1:experiment: EXPERIMENT_EXTEND: $root/none.json: no such file (an earlier run's raw.json)" "$rc:$out"
+for v in off,on,off gov,fast off,,on; do
+	out=$(DEMO_ARMS=$v timeout 10 scripts/demo.sh 2>&1); rc=$?
+	case $v in
+	off,on,off) want="1:demo: DEMO_ARMS: 'off,on,off' names off twice (a pair runs each side once)" ;;
+	off,,on) want="1:demo: DEMO_ARMS: '' is not off, on or gov" ;;
+	*) want="1:demo: DEMO_ARMS: 'fast' is not off, on or gov" ;;
+	esac
+	expect "make demo refuses DEMO_ARMS=$v" "$want" "$rc:$out"
+done
 # make check as another user stops at once, saying why (it writes
 # /lib/modules); make check itself runs as root, so runuser is there.
 # (A copy under /tmp, which nobody can reach wherever the clone is.)
