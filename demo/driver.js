@@ -59,8 +59,9 @@ const LOAD = Number(process.env.DEMO_LOAD || 0.6);
 // which such waits may restart; scripts/demo.sh checks it).
 const CONNECTIONS = Number(process.env.DEMO_CONNECTIONS || 8);
 if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`DEMO_CONNECTIONS: '${process.env.DEMO_CONNECTIONS}' is not a whole number above 0`);
-// The sides of each pair: off and on, and for the open loop 'gov', eventboost's governor with the hooks off (no client,
-// so no hint, which report.js asserts as for off).  With no hint at all it
+// The sides of each pair: off and on, and for the open loop 'gov',
+// eventboost's governor with the hooks off (no client, so no hint, which
+// report.js asserts as for off).  With no hint at all it
 // had a p99 44.7% below off's (demo/runs/2026-12-01-split-1): on against
 // gov is what the boosts add.  For investigations (scripts/demo.sh passes
 // them through): DEMO_ARMS sets the sides of both loads, DEMO_KINDS the

@@ -115,10 +115,10 @@ for (const policy of want) {
 // intervals on the target's side.  make check's short run runs no target's
 // policy (each is "not run"): test-analyze.js checks both verdicts on a
 // committed run.
-const { primaryVerdict } = require('./paired');
+const { primaryVerdict, side } = require('./paired');
 const resolvedMet = (t) => {
   const p = (res.paired || []).find((x) => x.phase === 'headline' && x.policy === t.policy);
-  return Boolean(p && p.p999 && p.energy && p.p999.hi < Math.log(1 - t.cut) && p.energy.hi < Math.log(t.energy));
+  return Boolean(p && side(p.p999, 1 - t.cut) === 'below' && side(p.energy, t.energy) === 'below');
 };
 check(res.verdict === primaryVerdict(res.config) && Array.isArray(res.targets) && res.targets.length > 0 &&
   res.targets.every((t) => t.met === (t.verdict === 'met') &&
