@@ -18,6 +18,14 @@ pkg=linux-source-7.2
 cache=${EB_SID_CACHE:-/var/cache/eventboost/sid}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$cache"
+# One build at a time: a second caller (another make check or make
+# experiment) waits for the first and then finds its tree built, where it
+# would have deleted that tree under the first one's make.
+exec 9>"$cache/.lock"
+if ! flock -n 9; then
+	echo "sid kernel: another build is under way (it holds $cache/.lock): waiting for it" >&2
+	flock 9
+fi
 
 deb=$(ls "$cache"/${pkg}_*_all.deb 2>/dev/null | sort -V | tail -1 || true)
 if [ -z "$deb" ]; then

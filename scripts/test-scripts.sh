@@ -138,5 +138,17 @@ done
 mkdir -p "$root/repo/scripts" && cp scripts/check.sh "$root/repo/scripts/" && chmod -R a+rX "$root"
 out=$(cd /tmp && runuser -u nobody -- "$root/repo/scripts/check.sh" 2>&1); rc=$?
 expect_start "make check refuses to run as a user" "1:make check: run it as root" "$rc:$out"
+# Two builds of the sid kernel at once (make check and make experiment, or
+# two make checks): the second waits for the one that holds the cache's
+# lock, and deletes nothing meanwhile (it removed the first one's tree
+# under its make, 2026-12-04).  The stale tree stands for the first's.
+mkdir -p "$root/sid/7.2.0-1-generic-r1/linux"
+exec 8>"$root/sid/.lock" && flock 8
+out=$(EB_SID_CACHE=$root/sid timeout 5 scripts/build-sid-kernel.sh generic 2>&1); rc=$?
+exec 8>&-
+expect "build-sid-kernel.sh waits for a build under way" \
+	"124:sid kernel: another build is under way (it holds $root/sid/.lock): waiting for it" "$rc:$out"
+expect "build-sid-kernel.sh deletes nothing while it waits" "kept" \
+	"$([ -d "$root/sid/7.2.0-1-generic-r1/linux" ] && echo kept || echo deleted)"
 echo "1..$n"
 exit $fail
