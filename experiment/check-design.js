@@ -1,11 +1,14 @@
 'use strict';
 // make experiment's first look at its design, before it builds or boots
-// anything (driver.js looks again in the guest): the verdict on the targets
-// it names (paired.js), and with EXPERIMENT_EXTEND the same verdict as the
-// run it adds repetitions to.  Exits 1 with a sentence saying what to do.
+// anything (driver.js looks again in the guest): design.js's checks, the
+// verdict on the targets it names (paired.js), and with EXPERIMENT_EXTEND
+// whether the run it adds repetitions to can take them (its testbed,
+// verdict, run length and warm-up run).  Reads EXPERIMENT_QUICK and
+// EXPERIMENT_SECONDS as the driver does.  Exits 1 with a sentence saying
+// what to do.
 //   node check-design.js CONFIG.json [EXTENDED-RAW.json]
 const fs = require('node:fs');
-const { primaryVerdict, extendedVerdict } = require('./paired');
+const { checkDesign } = require('./design');
 
 const [configFile, priorFile] = process.argv.slice(2);
 const refuse = (what, msg) => {
@@ -15,12 +18,11 @@ const refuse = (what, msg) => {
 let config;
 try {
   config = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-  primaryVerdict(config);
 } catch (e) {
   refuse(configFile, e.message);
 }
+let prior = null;
 if (priorFile) {
-  let prior;
   try {
     const bytes = fs.readFileSync(priorFile);
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) refuse(`EXPERIMENT_EXTEND: ${priorFile}`, 'gzip-compressed: gunzip it first (an earlier run\'s raw.json)');
@@ -28,9 +30,10 @@ if (priorFile) {
   } catch (e) {
     refuse(`EXPERIMENT_EXTEND: ${priorFile}`, e.code === 'ENOENT' ? 'no such file (an earlier run\'s raw.json)' : e.message);
   }
-  try {
-    extendedVerdict(config, prior.config);
-  } catch (e) {
-    refuse(configFile, e.message);
-  }
+}
+try {
+  checkDesign(config, prior, process.env);
+} catch (e) {
+  if (e.prior) refuse(`EXPERIMENT_EXTEND: ${priorFile}`, e.prior);
+  refuse(configFile, e.message);
 }

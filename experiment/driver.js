@@ -16,7 +16,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { primaryVerdict, extendedVerdict } = require('./paired');
+const { checkDesign, runSecs, warmUpSecs } = require('./design');
 
 const OUT = process.argv[2];
 const TOP = path.resolve(__dirname, '..');
@@ -27,7 +27,7 @@ const QUICK = process.env.EXPERIMENT_QUICK === '1';
 // EXPERIMENT_QUICK=1 runs the headline phase alone, once, 4 s runs;
 // EXPERIMENT_SECONDS, _REPS, _RATES, _SERVICES, _POLICIES narrow it.
 const CONFIG = JSON.parse(fs.readFileSync(process.env.EXPERIMENT_CONFIG || path.join(__dirname, 'config.json'), 'utf8'));
-const SECS = Number(process.env.EXPERIMENT_SECONDS || (QUICK ? 4 : CONFIG.secs));
+const SECS = runSecs(CONFIG, process.env);
 const WARM = QUICK ? 1 : CONFIG.warm; // seconds of arrivals before the measured ones
 const GRACE = QUICK ? 3 : CONFIG.grace; // seconds to answer after the last arrival
 // EXPERIMENT_EXTEND=RAW.json: add repetitions of the headline phase to an
@@ -35,33 +35,14 @@ const GRACE = QUICK ? 3 : CONFIG.grace; // seconds to answer after the last arri
 // it lacks).  Its runs are kept, and the new ones numbered after its, so
 // that their orders and arrivals are those of one longer run's.
 const PRIOR = process.env.EXPERIMENT_EXTEND ? JSON.parse(fs.readFileSync(process.env.EXPERIMENT_EXTEND, 'utf8')) : null;
-// Runs of the earlier testbed (load in the guest, no record of CPU 0) are
-// no measurement to pool with.
-if (PRIOR && !PRIOR.cpu0BusyMax) {
-  throw new Error('EXPERIMENT_EXTEND: that raw.json is from the earlier testbed (no CPU 0 record, the load inside the guest): its runs cannot be pooled with these');
-}
-// Its repetitions must have been calibrated (the testbed check) as these are.
-if (PRIOR && !PRIOR.calibrations) {
-  throw new Error('EXPERIMENT_EXTEND: that raw.json has no calibration blocks (made before the testbed check timed a fixed job): analyze.js would refuse the pooled run');
-}
-// The verdict on the targets it names (paired.js), an extended run's the
-// same as its first part's: refused before the run, not by analyze.js
-// after it (scripts/experiment.sh's check-design.js looked first).
-if (PRIOR) extendedVerdict(CONFIG, PRIOR.config);
-else primaryVerdict(CONFIG);
-if (PRIOR && PRIOR.secs !== SECS) {
-  throw new Error(`EXPERIMENT_EXTEND: its runs last ${PRIOR.secs} s, these ${SECS} s: set EXPERIMENT_SECONDS=${PRIOR.secs}`);
-}
-// warmUpSecs: after each repetition's calibration block, the reference runs
-// this long at the repetition's first rate and arrivals, unmeasured (kept in
-// raw.json's discarded, warmUp: true), so that no measured run is the first
-// after the block: that one did more work (docs/evidence/2026-11-28-first-run-work/).
-// 0 or absent (designs before 2026-11-28, afternoon): none.  QUICK: 1 s.
-const WARM_UP_SECS = CONFIG.warmUpSecs ? (QUICK ? 1 : Number(CONFIG.warmUpSecs)) : 0;
-if (!(WARM_UP_SECS >= 0)) throw new Error(`config: warmUpSecs must be a number of seconds (0 for none), not ${JSON.stringify(CONFIG.warmUpSecs)}`);
-if (PRIOR && (PRIOR.warmUpSecs || 0) !== WARM_UP_SECS) {
-  throw new Error(`EXPERIMENT_EXTEND: its repetitions had ${PRIOR.warmUpSecs || 0} s of warm-up run, these would have ${WARM_UP_SECS} s: run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG`);
-}
+// The design's checks (design.js; scripts/experiment.sh's check-design.js
+// made them before the build): its verdict, and an extended run's testbed,
+// verdict, run length and warm-up run.
+checkDesign(CONFIG, PRIOR, process.env);
+// The warm-up run after each calibration block (design.js's warmUpSecs): the
+// reference at the repetition's first rate and arrivals, unmeasured (kept
+// in raw.json's discarded, warmUp: true).
+const WARM_UP_SECS = warmUpSecs(CONFIG, process.env);
 const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.join(','))).split(',').map(Number);
 const app = '/tmp/experiment-app';
 const {

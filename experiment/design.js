@@ -1,0 +1,65 @@
+'use strict';
+// make experiment's design as a run takes it, in one place for the two
+// that read it: scripts/experiment.sh's first look on the host
+// (check-design.js, before anything is built or booted) and driver.js in
+// the guest.  The run lengths from the design and the environment
+// (EXPERIMENT_QUICK, EXPERIMENT_SECONDS), and whether an earlier run's
+// raw.json can take more repetitions of this design (EXPERIMENT_EXTEND).
+// What only the guest knows (its page table isolation) driver.js checks
+// itself.
+const { primaryVerdict, extendedVerdict } = require('./paired');
+
+const quick = (env) => env.EXPERIMENT_QUICK === '1';
+
+// Seconds of each measured run.
+function runSecs(config, env) {
+  return Number(env.EXPERIMENT_SECONDS || (quick(env) ? 4 : config.secs));
+}
+
+// warmUpSecs: after each repetition's calibration block, the reference runs
+// this long, unmeasured, so that no measured run is the first after the
+// block: that one did more work (docs/evidence/2026-11-28-first-run-work/).
+// 0 or absent (designs before 2026-11-28, afternoon): none.  QUICK: 1 s.
+function warmUpSecs(config, env) {
+  const secs = config.warmUpSecs ? (quick(env) ? 1 : Number(config.warmUpSecs)) : 0;
+  if (!(secs >= 0)) throw new Error(`config: warmUpSecs must be a number of seconds (0 for none), not ${JSON.stringify(config.warmUpSecs)}`);
+  return secs;
+}
+
+// An error in the earlier run's raw.json itself (@msg without the variable's
+// name, for check-design.js to name the file).
+function priorError(msg) {
+  const e = new Error(`EXPERIMENT_EXTEND: ${msg}`);
+  e.prior = msg;
+  return e;
+}
+
+// Throws an Error that says what to do if @config (with @env) cannot run,
+// or cannot add repetitions to @prior (an earlier run's raw.json, or null).
+function checkDesign(config, prior, env) {
+  const secs = runSecs(config, env);
+  const warmUp = warmUpSecs(config, env);
+  if (!prior) {
+    primaryVerdict(config);
+    return;
+  }
+  // Runs of the earlier testbed (load in the guest, no record of CPU 0) are
+  // no measurement to pool with.
+  if (!prior.cpu0BusyMax) {
+    throw priorError('that raw.json is from the earlier testbed (no CPU 0 record, the load inside the guest): its runs cannot be pooled with these');
+  }
+  // Its repetitions must have been calibrated (the testbed check) as these are.
+  if (!prior.calibrations) {
+    throw priorError('that raw.json has no calibration blocks (made before the testbed check timed a fixed job): analyze.js would refuse the pooled run');
+  }
+  // The verdict on the targets it names (paired.js): the first part's.
+  extendedVerdict(config, prior.config);
+  if (prior.secs !== secs) {
+    throw new Error(`EXPERIMENT_EXTEND: its runs last ${prior.secs} s, these ${secs} s: set EXPERIMENT_SECONDS=${prior.secs}`);
+  }
+  if ((prior.warmUpSecs || 0) !== warmUp) {
+    throw new Error(`EXPERIMENT_EXTEND: its repetitions had ${prior.warmUpSecs || 0} s of warm-up run, these would have ${warmUp} s: run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG`);
+  }
+}
+
+module.exports = { runSecs, warmUpSecs, checkDesign };
