@@ -498,7 +498,7 @@ function svg() {
   const y0 = Math.min(-0.05, ...ys); const y1 = Math.max(0.3, ...ys);
   const X = (v) => L + (v - x0) / (x1 - x0) * (W - L - R);
   const Y = (v) => H - B - (v - y0) / (y1 - y0) * (H - T - B);
-  const colors = { 'eb-gc': '#1b9e77', 'eb-gc-pauses': '#8dd3c7', 'eb-gc-marking': '#0b5e47', 'eb-queue': '#7570b3', 'eb-gc+queue': '#d95f02', 'eb-gc-marking+queue': '#a63603', 'eb-queue-waiting': '#9e9ac8', 'eb-gc-marking+queue-waiting': '#fd8d3c', 'eb-queue-threshold': '#54278f', 'eb-queue-f5': '#3f007d', 'eb-gc-marking+queue-f5': '#7f2704', 'eb-queue-f5-threshold': '#6a51a3', 'eb-gc-marking+queue-f5-threshold': '#fdae6b', 'eb-gc+queue+tuning': '#e7298a', oracle: '#66a61e',
+  const colors = { 'eb-gc': '#1b9e77', 'eb-gc-pauses': '#8dd3c7', 'eb-gc-mark-compact': '#66c2a4', 'eb-gc-marking': '#0b5e47', 'eb-queue': '#7570b3', 'eb-gc+queue': '#d95f02', 'eb-gc-marking+queue': '#a63603', 'eb-queue-waiting': '#9e9ac8', 'eb-gc-marking+queue-waiting': '#fd8d3c', 'eb-queue-threshold': '#54278f', 'eb-queue-f5': '#3f007d', 'eb-gc-marking+queue-f5': '#7f2704', 'eb-queue-f5-threshold': '#6a51a3', 'eb-gc-marking+queue-f5-threshold': '#fdae6b', 'eb-gc+queue+tuning': '#e7298a', oracle: '#66a61e',
     'fixed-2.6': '#444', 'fixed-3.3': '#777', 'fixed-4.0': '#999', schedutil: '#a6761d', ondemand: '#e6ab02' };
   let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">\n`;
   s += `<rect width="${W}" height="${H}" fill="white"/>\n`;

@@ -6,7 +6,9 @@
 //   GET http://127.0.0.1:CONTROL_PORT/policy?eb=MODE&oracle=0|1&gc=0|1
 //   MODE off|gc|queue|all: eventboost's hooks, as EVENTBOOST= gives them;
 //        gcpause: GC-Boost of the stop-the-world pauses alone (no marking
-//        cycle), to show what boosting the marking adds; gcmark: of the
+//        cycle), to show what boosting the marking adds; gcmc: of the
+//        major GC's final pause alone (mark-compact), the cheapest GC-Boost
+//        that still covers the major GCs; gcmark: of the
 //        major GC cycles alone (marking through its mark-compact, no
 //        scavenges), to show what boosting the scavenges costs; allmark:
 //        gcmark with Queue-Boost; queuewait, allmarkwait: queue and
@@ -42,6 +44,7 @@ const eb = require(require.resolve('eventboost', { paths: [process.cwd()] }));
 
 const PAUSES = ['scavenge', 'minor-mark-compact', 'mark-compact'];
 const MAJOR = ['incremental-marking', 'mark-compact'];
+const MAJOR_PAUSE = ['mark-compact'];
 // queue, all, allmark: the package's Queue-Boost defaults (queueFactor 5,
 // bursts 'threshold' from 2026-11-28, afternoon; 2.5 and 'arrival' in every
 // run before).  The variants name what they set, and set the rest as they
@@ -49,6 +52,7 @@ const MAJOR = ['incremental-marking', 'mark-compact'];
 const WAS = { queueFactor: 2.5, bursts: 'arrival' };
 const MODES = {
   off: null, gc: { queue: false }, gcpause: { queue: false, gc: PAUSES },
+  gcmc: { queue: false, gc: MAJOR_PAUSE },
   gcmark: { queue: false, gc: MAJOR }, queue: { gc: false }, all: {}, allmark: { gc: MAJOR },
   queuewait: { ...WAS, gc: false, headOfLine: 'waiting' }, allmarkwait: { ...WAS, gc: MAJOR, headOfLine: 'waiting' },
   queuethreshold: { ...WAS, gc: false, bursts: 'threshold' },

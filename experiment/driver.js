@@ -101,6 +101,10 @@ const POLICIES = [
   { name: 'eb-gc', gov: 'eventboost', eb: 'gc' },
   // GC-Boost of the pauses alone, to show what boosting the marking adds.
   { name: 'eb-gc-pauses', gov: 'eventboost', eb: 'gcpause' },
+  // GC-Boost of the major GC's final pause alone (mark-compact, no marking
+  // cycle, no scavenges): what GC-Boost's energy comes down to when only
+  // the stop-the-world part of the major GCs is boosted.
+  { name: 'eb-gc-mark-compact', gov: 'eventboost', eb: 'gcmc' },
   // The package's defaults (control.js: from 2026-11-28, afternoon, the
   // pair eb-queue-f5-threshold names; before, 2.5 and 'arrival').
   { name: 'eb-queue', gov: 'eventboost', eb: 'queue' },
