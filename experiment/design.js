@@ -53,6 +53,11 @@ function checkDesign(config, prior, env) {
     throw priorError('that raw.json has no calibration blocks (made before the testbed check timed a fixed job): analyze.js would refuse the pooled run');
   }
   // The verdict on the targets it names (paired.js): the first part's.
+  try {
+    primaryVerdict(prior.config);
+  } catch (e) {
+    throw priorError(`that run's ${e.message}`);
+  }
   extendedVerdict(config, prior.config);
   if (prior.secs !== secs) {
     throw new Error(`EXPERIMENT_EXTEND: its runs last ${prior.secs} s, these ${secs} s: set EXPERIMENT_SECONDS=${prior.secs}`);

@@ -20,7 +20,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$cache"
 # One build at a time: a second caller (another make check or make
 # experiment) waits for the first and then finds its tree built, where it
-# would have deleted that tree under the first one's make.
+# would have deleted that tree under the first one's make.  One lock for
+# both flavours (a caller of one may wait through the other's build), and
+# a waiter whose build failed under the first caller builds it again.
 exec 9>"$cache/.lock"
 if ! flock -n 9; then
 	echo "sid kernel: another build is under way (it holds $cache/.lock): waiting for it" >&2

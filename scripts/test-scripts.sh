@@ -111,29 +111,35 @@ done
 # testbed, verdict or run length), before it builds or boots anything
 # (after its dependencies: it needs Node); analyze.js would refuse the
 # first after two hours, the driver the others after the build and boot.
+# (EXPERIMENT_KVER=none: were a check to let one through, it would stop at
+# the kernel's name, not build the 7.2 tree in the real cache.)
 echo '{"verdict": "median"}' >"$root/design.json"
-out=$(EXPERIMENT_CONFIG=$root/design.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+out=$(EXPERIMENT_CONFIG=$root/design.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses a design's unknown verdict" \
 	"1:experiment: $root/design.json: config: verdict \"median\": want \"rule\" or \"paired\", the primary verdict on the targets (\"rule\": the pooled p99.9's point estimates, analyze.js; \"paired\": per-repetition paired intervals, paired.js)" \
 	"$rc:$out"
 # (What the driver would refuse after the build and boot is refused first:
 # a run of the earlier testbed, another verdict, another run length.)
 echo '{"config": {"about": "a design before verdicts"}, "runs": []}' >"$root/prior.json"
-out=$(EXPERIMENT_EXTEND=$root/prior.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+out=$(EXPERIMENT_EXTEND=$root/prior.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses to extend a run of the earlier testbed" \
 	"1:experiment: EXPERIMENT_EXTEND: $root/prior.json: that raw.json is from the earlier testbed (no CPU 0 record, the load inside the guest): its runs cannot be pooled with these" \
 	"$rc:$out"
+echo '{"config": {"verdict": "median"}, "cpu0BusyMax": 0.1, "calibrations": [], "secs": 90, "warmUpSecs": 30, "runs": []}' >"$root/prior.json"
+out=$(EXPERIMENT_EXTEND=$root/prior.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+expect_start "make experiment refuses to extend a run whose own verdict is unknown, naming its file" \
+	"1:experiment: EXPERIMENT_EXTEND: $root/prior.json: that run's config: verdict \"median\": want \"rule\" or \"paired\"" "$rc:$out"
 echo '{"config": {"about": "a design before verdicts"}, "cpu0BusyMax": 0.1, "calibrations": [], "secs": 90, "warmUpSecs": 30, "runs": []}' >"$root/prior.json"
-out=$(EXPERIMENT_EXTEND=$root/prior.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+out=$(EXPERIMENT_EXTEND=$root/prior.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses to extend a run under another verdict" \
 	"1:experiment: experiment/config.json: EXPERIMENT_EXTEND: that run's design judges its targets by \"rule\", this one by \"paired\": run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG, written by \`node -e 'console.log(JSON.stringify(require(process.argv[1]).config))' \$PWD/RAW.json > design.json\`" \
 	"$rc:$out"
 node -e 'const fs = require("fs"); const p = JSON.parse(fs.readFileSync(process.argv[1]));
 	p.config = JSON.parse(fs.readFileSync("experiment/config.json")); fs.writeFileSync(process.argv[1], JSON.stringify(p))' "$root/prior.json"
-out=$(EXPERIMENT_EXTEND=$root/prior.json EXPERIMENT_SECONDS=60 timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+out=$(EXPERIMENT_EXTEND=$root/prior.json EXPERIMENT_SECONDS=60 EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses to extend a run with runs of another length" \
 	"1:experiment: experiment/config.json: EXPERIMENT_EXTEND: its runs last 90 s, these 60 s: set EXPERIMENT_SECONDS=90" "$rc:$out"
-out=$(EXPERIMENT_EXTEND=$root/none.json timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+out=$(EXPERIMENT_EXTEND=$root/none.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses to extend a run that is not there" \
 	"1:experiment: EXPERIMENT_EXTEND: $root/none.json: no such file (an earlier run's raw.json)" "$rc:$out"
 for v in off,on,off gov,fast off,,on; do
