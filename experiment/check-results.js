@@ -130,6 +130,11 @@ check(res.verdict === primaryVerdict(res.config) && Array.isArray(res.targets) &
 check(fs.existsSync(rawFile), 'raw.json.gz written');
 if (fs.existsSync(rawFile)) {
   const raw = rawData();
+  // The commit each part ran (one, two after an extension), from a git
+  // checkout: make check runs in one.
+  const parts = reps || 1;
+  check(Array.isArray(raw.commits) && raw.commits.length === parts && raw.commits.every((c) => /^[0-9a-f]{40}(\+changes)?$/.test(c)),
+    `raw.json records the commit each of its ${parts} part(s) measured (${JSON.stringify(raw.commits)})`);
   check(raw.guest && raw.guest.pti === 'off',
     `the testbed's guest booted without page table isolation (${JSON.stringify(raw.guest)})`);
   const queue = (r) => r.policy.includes('queue'); // every Queue-Boost policy's name says so

@@ -596,8 +596,11 @@ async function main() {
   sh('dd', ['if=/dev/urandom', `of=${CALIB_FILE}`, 'bs=1M', `count=${CALIB_MB}`, 'status=none']);
   const runs = PRIOR ? [...PRIOR.runs] : [];
   const discarded = PRIOR ? [...(PRIOR.discarded || [])] : [];
+  // The commit each part of the run measured (scripts/experiment.sh; an
+  // extended run's first part's first, 'unrecorded' before 2026-12-04).
+  const commits = [...(PRIOR ? PRIOR.commits || ['unrecorded'] : []), process.env.EXPERIMENT_COMMIT || 'unrecorded'];
   const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({
-    secs: SECS, warm: WARM, grace: GRACE, warmUpSecs: WARM_UP_SECS, config: CONFIG, quick: QUICK, guest: GUEST,
+    commits, secs: SECS, warm: WARM, grace: GRACE, warmUpSecs: WARM_UP_SECS, config: CONFIG, quick: QUICK, guest: GUEST,
     reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, skipped, contaminated,
     disturbed, cpu0BusyMax: CPU0_BUSY_MAX, calibrations, discarded, runs,
   }));
