@@ -8,7 +8,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 start=$(date +%s)
 fail=0
-step() { echo "==> $*"; }
+# Each step says when it began (seconds since make check started): how long
+# each took, for README's "How long", from any make check's output.
+step() { echo "==> [$(( $(date +%s) - start )) s] $*"; }
 
 if [ "$(id -u)" != 0 ]; then
 	echo "make check: run it as root: it installs Debian's packages, and the two 7.2 kernels" \
