@@ -3,8 +3,8 @@
 // anything (driver.js looks again in the guest): design.js's checks, the
 // verdict on the targets it names (paired.js), and with EXPERIMENT_EXTEND
 // whether the run it adds repetitions to can take them (its testbed,
-// verdict, run length and warm-up run).  Reads EXPERIMENT_QUICK and
-// EXPERIMENT_SECONDS as the driver does.  Exits 1 with a sentence saying
+// verdict, run length and warm-up run).  Reads EXPERIMENT_QUICK,
+// _SECONDS, _REPS and _RATES as the driver does.  Exits 1 with a sentence saying
 // what to do.
 //   node check-design.js CONFIG.json [EXTENDED-RAW.json]
 const fs = require('node:fs');
@@ -35,5 +35,6 @@ try {
   checkDesign(config, prior, process.env);
 } catch (e) {
   if (e.prior) refuse(`EXPERIMENT_EXTEND: ${priorFile}`, e.prior);
+  if (e.variable) refuse(e.variable, e.message.slice(e.variable.length + 2));
   refuse(configFile, e.message);
 }

@@ -9,11 +9,49 @@
 // itself.
 const { primaryVerdict, extendedVerdict } = require('./paired');
 
+
+// EXPERIMENT_QUICK=1: a smoke run (driver.js: one repetition of the
+// headline phase, 4 s runs).
 const quick = (env) => env.EXPERIMENT_QUICK === '1';
+
+// An environment variable's value a run cannot take (check-design.js names
+// the variable, not the design's file).
+function envError(name, msg) {
+  const e = new Error(`${name}: ${msg}`);
+  e.variable = name;
+  return e;
+}
+
+// EXPERIMENT_@name as a number that passes @ok, or undefined when unset.
+function envNumber(env, name, ok, want) {
+  const v = env[`EXPERIMENT_${name}`];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || !ok(n)) throw envError(`EXPERIMENT_${name}`, `want ${want}, not '${v}'`);
+  return n;
+}
 
 // Seconds of each measured run.
 function runSecs(config, env) {
-  return Number(env.EXPERIMENT_SECONDS || (quick(env) ? 4 : config.secs));
+  return envNumber(env, 'SECONDS', (n) => n > 0, 'a number of seconds above 0') ??
+    (quick(env) ? 4 : Number(config.secs));
+}
+
+// Repetitions of @phase (one of the design's phases).
+function runReps(phase, env) {
+  return envNumber(env, 'REPS', (n) => Number.isInteger(n) && n > 0, 'a whole number of repetitions above 0') ??
+    (quick(env) ? 1 : phase.reps);
+}
+
+// The rates, as fractions of each service's capacity.
+function runRates(config, env) {
+  const v = env.EXPERIMENT_RATES;
+  if (!v) return quick(env) ? [0.5] : config.rates;
+  const rates = v.split(',').map((r) => (r.trim() === '' ? NaN : Number(r)));
+  if (!rates.every((r) => Number.isFinite(r) && r > 0)) {
+    throw envError('EXPERIMENT_RATES', `want fractions of capacity above 0, separated by commas, not '${v}'`);
+  }
+  return rates;
 }
 
 // warmUpSecs: after each repetition's calibration block, the reference runs
@@ -26,8 +64,8 @@ function warmUpSecs(config, env) {
   return secs;
 }
 
-// An error in the earlier run's raw.json itself (@msg without the variable's
-// name, for check-design.js to name the file).
+// An error in the earlier run's raw.json itself (e.prior: @msg without the
+// variable's name, for check-design.js to name the file).
 function priorError(msg) {
   const e = new Error(`EXPERIMENT_EXTEND: ${msg}`);
   e.prior = msg;
@@ -36,12 +74,15 @@ function priorError(msg) {
 
 // Throws an Error that says what to do if @config (with @env) cannot run,
 // or cannot add repetitions to @prior (an earlier run's raw.json, or null).
+// Returns the run lengths it checked: { secs, warmUpSecs }.
 function checkDesign(config, prior, env) {
   const secs = runSecs(config, env);
   const warmUp = warmUpSecs(config, env);
+  runReps({}, env);
+  runRates(config, env);
   if (!prior) {
     primaryVerdict(config);
-    return;
+    return { secs, warmUpSecs: warmUp };
   }
   // Runs of the earlier testbed (load in the guest, no record of CPU 0) are
   // no measurement to pool with.
@@ -52,12 +93,8 @@ function checkDesign(config, prior, env) {
   if (!prior.calibrations) {
     throw priorError('that raw.json has no calibration blocks (made before the testbed check timed a fixed job): analyze.js would refuse the pooled run');
   }
-  // The verdict on the targets it names (paired.js): the first part's.
-  try {
-    primaryVerdict(prior.config);
-  } catch (e) {
-    throw priorError(`that run's ${e.message}`);
-  }
+  // The verdict on the targets it names (paired.js; an unknown one of the
+  // earlier run's is an error in its raw.json, marked e.prior).
   extendedVerdict(config, prior.config);
   if (prior.secs !== secs) {
     throw new Error(`EXPERIMENT_EXTEND: its runs last ${prior.secs} s, these ${secs} s: set EXPERIMENT_SECONDS=${prior.secs}`);
@@ -65,6 +102,7 @@ function checkDesign(config, prior, env) {
   if ((prior.warmUpSecs || 0) !== warmUp) {
     throw new Error(`EXPERIMENT_EXTEND: its repetitions had ${prior.warmUpSecs || 0} s of warm-up run, these would have ${warmUp} s: run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG`);
   }
+  return { secs, warmUpSecs: warmUp };
 }
 
-module.exports = { runSecs, warmUpSecs, checkDesign };
+module.exports = { quick, runSecs, runReps, runRates, checkDesign };

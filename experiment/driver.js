@@ -16,18 +16,17 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { checkDesign, runSecs, warmUpSecs } = require('./design');
+const { quick, checkDesign, runReps, runRates } = require('./design');
 
 const OUT = process.argv[2];
 const TOP = path.resolve(__dirname, '..');
 const EBCTL = path.join(TOP, 'build/userlib/ebctl');
-const QUICK = process.env.EXPERIMENT_QUICK === '1';
+const QUICK = quick(process.env);
 // The design (experiment/config.json, or EXPERIMENT_CONFIG) is fixed
 // before the run: phases of policies x repetitions, run length, rates.
 // EXPERIMENT_QUICK=1 runs the headline phase alone, once, 4 s runs;
 // EXPERIMENT_SECONDS, _REPS, _RATES, _SERVICES, _POLICIES narrow it.
 const CONFIG = JSON.parse(fs.readFileSync(process.env.EXPERIMENT_CONFIG || path.join(__dirname, 'config.json'), 'utf8'));
-const SECS = runSecs(CONFIG, process.env);
 const WARM = QUICK ? 1 : CONFIG.warm; // seconds of arrivals before the measured ones
 const GRACE = QUICK ? 3 : CONFIG.grace; // seconds to answer after the last arrival
 // EXPERIMENT_EXTEND=RAW.json: add repetitions of the headline phase to an
@@ -36,14 +35,13 @@ const GRACE = QUICK ? 3 : CONFIG.grace; // seconds to answer after the last arri
 // that their orders and arrivals are those of one longer run's.
 const PRIOR = process.env.EXPERIMENT_EXTEND ? JSON.parse(fs.readFileSync(process.env.EXPERIMENT_EXTEND, 'utf8')) : null;
 // The design's checks (design.js; scripts/experiment.sh's check-design.js
-// made them before the build): its verdict, and an extended run's testbed,
-// verdict, run length and warm-up run.
-checkDesign(CONFIG, PRIOR, process.env);
-// The warm-up run after each calibration block (design.js's warmUpSecs): the
-// reference at the repetition's first rate and arrivals, unmeasured (kept
-// in raw.json's discarded, warmUp: true).
-const WARM_UP_SECS = warmUpSecs(CONFIG, process.env);
-const RATES = (process.env.EXPERIMENT_RATES || (QUICK ? '0.5' : CONFIG.rates.join(','))).split(',').map(Number);
+// made them before the build): its verdict, the environment's narrowing,
+// and an extended run's testbed, verdict, run length and warm-up run.
+// SECS: each measured run's length.  WARM_UP_SECS: the warm-up run after
+// each calibration block: the reference at the repetition's first rate and
+// arrivals, unmeasured (kept in raw.json's discarded, warmUp: true).
+const { secs: SECS, warmUpSecs: WARM_UP_SECS } = checkDesign(CONFIG, PRIOR, process.env);
+const RATES = runRates(CONFIG, process.env);
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
@@ -167,7 +165,7 @@ const PHASES = CONFIG.phases.filter((ph) => !(QUICK || PRIOR) || ph.name === 'he
   return true;
 }).map((ph) => ({
   ...ph,
-  reps: Number(process.env.EXPERIMENT_REPS || (QUICK ? 1 : ph.reps)),
+  reps: runReps(ph, process.env),
   services: pick(SERVICES, (ph.services || CONFIG.services).filter((n) => !narrowSvc || narrowSvc.includes(n)), 'config'),
   // Named policies replace the headline's set and narrow the others'.
   policies: narrowPol && ph.name === 'headline' ? pick(POLICIES, narrowPol, 'EXPERIMENT_POLICIES')

@@ -94,7 +94,11 @@ function extendedVerdict(config, prior) {
   try {
     was = primaryVerdict(prior);
   } catch (e) {
-    throw new Error(`EXPERIMENT_EXTEND: that run's ${e.message}`);
+    // An error in the earlier run's raw.json itself: e.prior says it
+    // without the variable's name (check-design.js names the file).
+    const err = new Error(`EXPERIMENT_EXTEND: that run's ${e.message}`);
+    err.prior = `that run's ${e.message}`;
+    throw err;
   }
   if (v !== was) {
     throw new Error(`EXPERIMENT_EXTEND: that run's design judges its targets by ${JSON.stringify(was)}, this one by ` +

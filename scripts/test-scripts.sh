@@ -142,6 +142,17 @@ expect "make experiment refuses to extend a run with runs of another length" \
 out=$(EXPERIMENT_EXTEND=$root/none.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses to extend a run that is not there" \
 	"1:experiment: EXPERIMENT_EXTEND: $root/none.json: no such file (an earlier run's raw.json)" "$rc:$out"
+# ... and a run length, repetition count or rate it cannot take, naming the
+# variable (the driver took "abc" seconds as NaN, after the build and boot).
+for v in EXPERIMENT_SECONDS=abc EXPERIMENT_SECONDS=0 EXPERIMENT_REPS=1.5 EXPERIMENT_RATES=0.5,x; do
+	out=$(env "$v" EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+	case ${v%%=*} in
+	EXPERIMENT_SECONDS) want="a number of seconds above 0" ;;
+	EXPERIMENT_REPS) want="a whole number of repetitions above 0" ;;
+	*) want="fractions of capacity above 0, separated by commas" ;;
+	esac
+	expect "make experiment refuses $v" "1:experiment: ${v%%=*}: want $want, not '${v#*=}'" "$rc:$out"
+done
 for v in off,on,off gov,fast off,,on; do
 	out=$(DEMO_ARMS=$v timeout 10 scripts/demo.sh 2>&1); rc=$?
 	case $v in
