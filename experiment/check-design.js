@@ -3,9 +3,9 @@
 // anything (driver.js looks again in the guest): design.js's checks, the
 // verdict on the targets it names (paired.js), and with EXPERIMENT_EXTEND
 // whether the run it adds repetitions to can take them (its testbed,
-// verdict, run length and warm-up run).  Reads EXPERIMENT_QUICK,
-// _SECONDS, _REPS and _RATES as the driver does.  Exits 1 with a sentence saying
-// what to do.
+// verdict, run length and warm-up run).  Reads EXPERIMENT_QUICK, _SECONDS,
+// _REPS and _RATES as the driver does.  Exits 1 with a sentence saying what
+// to do.
 //   node check-design.js CONFIG.json [EXTENDED-RAW.json]
 const fs = require('node:fs');
 const { checkDesign } = require('./design');

@@ -2,16 +2,16 @@
 // make experiment's design as a run takes it, in one place for the two
 // that read it: scripts/experiment.sh's first look on the host
 // (check-design.js, before anything is built or booted) and driver.js in
-// the guest.  The run lengths from the design and the environment
-// (EXPERIMENT_QUICK, EXPERIMENT_SECONDS), and whether an earlier run's
-// raw.json can take more repetitions of this design (EXPERIMENT_EXTEND).
+// the guest.  The run lengths, repetitions and rates from the design and
+// the environment (EXPERIMENT_QUICK, _SECONDS, _REPS, _RATES), checked, and
+// whether an earlier run's raw.json can take more repetitions of this
+// design (EXPERIMENT_EXTEND).
 // What only the guest knows (its page table isolation) driver.js checks
 // itself.
 const { primaryVerdict, extendedVerdict } = require('./paired');
 
-
 // EXPERIMENT_QUICK=1: a smoke run (driver.js: one repetition of the
-// headline phase, 4 s runs).
+// headline phase at rate 0.5, 4 s runs, a 1 s warm-up run).
 const quick = (env) => env.EXPERIMENT_QUICK === '1';
 
 // An environment variable's value a run cannot take (check-design.js names
@@ -20,6 +20,26 @@ function envError(name, msg) {
   const e = new Error(`${name}: ${msg}`);
   e.variable = name;
   return e;
+}
+
+// The variables scripts/experiment.sh hands to the guest, as words: a value
+// with white space in it would be split there, after the build and boot.
+const PASSED = ['QUICK', 'SECONDS', 'REPS', 'RATES', 'SERVICES', 'POLICIES', 'CONFIG', 'EXTEND'];
+
+function checkPassed(env) {
+  for (const name of PASSED) {
+    const v = env[`EXPERIMENT_${name}`];
+    if (v !== undefined && /\s/.test(v)) {
+      throw envError(`EXPERIMENT_${name}`, `'${v}' has white space in it, which the guest would split: leave it out (lists are separated by commas alone)`);
+    }
+  }
+}
+
+// A number of the design (config.json) a run cannot take, named.
+function checkConfigNumber(what, v, ok, want) {
+  if (typeof v !== 'number' || !Number.isFinite(v) || !ok(v)) {
+    throw new Error(`config: ${what} must be ${want}, not ${JSON.stringify(v)}`);
+  }
 }
 
 // EXPERIMENT_@name as a number that passes @ok, or undefined when unset.
@@ -34,7 +54,7 @@ function envNumber(env, name, ok, want) {
 // Seconds of each measured run.
 function runSecs(config, env) {
   return envNumber(env, 'SECONDS', (n) => n > 0, 'a number of seconds above 0') ??
-    (quick(env) ? 4 : Number(config.secs));
+    (quick(env) ? 4 : config.secs);
 }
 
 // Repetitions of @phase (one of the design's phases).
@@ -43,7 +63,7 @@ function runReps(phase, env) {
     (quick(env) ? 1 : phase.reps);
 }
 
-// The rates, as fractions of each service's capacity.
+// The rates, as fractions of each service's capacity (above 1: overload).
 function runRates(config, env) {
   const v = env.EXPERIMENT_RATES;
   if (!v) return quick(env) ? [0.5] : config.rates;
@@ -76,14 +96,23 @@ function priorError(msg) {
 // or cannot add repetitions to @prior (an earlier run's raw.json, or null).
 // Returns the run lengths it checked: { secs, warmUpSecs }.
 function checkDesign(config, prior, env) {
+  checkPassed(env);
   const secs = runSecs(config, env);
   const warmUp = warmUpSecs(config, env);
   runReps({}, env);
   runRates(config, env);
-  if (!prior) {
-    primaryVerdict(config);
-    return { secs, warmUpSecs: warmUp };
+  primaryVerdict(config);
+  checkConfigNumber('secs', config.secs, (n) => n > 0, 'a number of seconds above 0');
+  if (!Array.isArray(config.rates) || !config.rates.length) {
+    throw new Error(`config: rates must be a list of fractions of capacity, not ${JSON.stringify(config.rates)}`);
   }
+  config.rates.forEach((r) => checkConfigNumber('rates', r, (n) => n > 0, 'fractions of capacity above 0'));
+  if (!Array.isArray(config.phases) || !config.phases.length) {
+    throw new Error(`config: phases must be a list of phases, not ${JSON.stringify(config.phases)}`);
+  }
+  config.phases.forEach((ph) => checkConfigNumber(`phase ${ph.name}: reps`, ph.reps, (n) => Number.isInteger(n) && n > 0,
+    'a whole number of repetitions above 0'));
+  if (!prior) return { secs, warmUpSecs: warmUp };
   // Runs of the earlier testbed (load in the guest, no record of CPU 0) are
   // no measurement to pool with.
   if (!prior.cpu0BusyMax) {
@@ -105,4 +134,4 @@ function checkDesign(config, prior, env) {
   return { secs, warmUpSecs: warmUp };
 }
 
-module.exports = { quick, runSecs, runReps, runRates, checkDesign };
+module.exports = { quick, runReps, runRates, checkDesign };

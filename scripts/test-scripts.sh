@@ -144,15 +144,24 @@ expect "make experiment refuses to extend a run that is not there" \
 	"1:experiment: EXPERIMENT_EXTEND: $root/none.json: no such file (an earlier run's raw.json)" "$rc:$out"
 # ... and a run length, repetition count or rate it cannot take, naming the
 # variable (the driver took "abc" seconds as NaN, after the build and boot).
-for v in EXPERIMENT_SECONDS=abc EXPERIMENT_SECONDS=0 EXPERIMENT_REPS=1.5 EXPERIMENT_RATES=0.5,x; do
+for v in EXPERIMENT_SECONDS=abc EXPERIMENT_SECONDS=0 EXPERIMENT_REPS=1.5 EXPERIMENT_RATES=0.5,x "EXPERIMENT_RATES=0.5, 0.7"; do
 	out=$(env "$v" EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 	case ${v%%=*} in
 	EXPERIMENT_SECONDS) want="a number of seconds above 0" ;;
 	EXPERIMENT_REPS) want="a whole number of repetitions above 0" ;;
 	*) want="fractions of capacity above 0, separated by commas" ;;
 	esac
-	expect "make experiment refuses $v" "1:experiment: ${v%%=*}: want $want, not '${v#*=}'" "$rc:$out"
+	want="want $want, not '${v#*=}'"
+	# (the guest takes the variables as words: a space would split one)
+	case $v in *" "*) want="'${v#*=}' has white space in it, which the guest would split: leave it out (lists are separated by commas alone)" ;; esac
+	expect "make experiment refuses $v" "1:experiment: ${v%%=*}: $want" "$rc:$out"
 done
+# ... and a design whose own run length or repetitions it cannot take.
+node -e 'const fs = require("fs"); const c = JSON.parse(fs.readFileSync("experiment/config.json"));
+	c.phases[1].reps = "2"; fs.writeFileSync(process.argv[1], JSON.stringify(c))' "$root/design.json"
+out=$(EXPERIMENT_CONFIG=$root/design.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+expect "make experiment refuses a design's repetitions given as a string" \
+	"1:experiment: $root/design.json: config: phase uclamp: reps must be a whole number of repetitions above 0, not \"2\"" "$rc:$out"
 for v in off,on,off gov,fast off,,on; do
 	out=$(DEMO_ARMS=$v timeout 10 scripts/demo.sh 2>&1); rc=$?
 	case $v in
