@@ -7,10 +7,13 @@
 //     the overload's throughput and p99 as the mean over its runs (wrk
 //     gives no per-request data);
 //   - the change is the geometric mean over pairs of each pair's own
-//     ratio (on / off of that pair's figures) less 1, with a 95% Student
-//     t interval over the pairs (demo/compare.js; until 2026-12-04 a
+//     ratio (on / off of that pair's figures) less 1, with a Student t
+//     interval over the pairs (demo/compare.js; until 2026-12-04 a
 //     percentile bootstrap of the pooled figures, which called a fifth of
-//     no-change sets of 4 pairs resolved);
+//     no-change sets of 4 pairs resolved); the intervals of the changes a
+//     report prints hold together at 95% (each of 8 at 99.375%: from
+//     2026-12-05; each at 95% before, when a report of no change at all
+//     called one of its 8 resolved about one run in four);
 //   - it says "lower" or "higher" only when that interval excludes zero
 //     (and there are 3 pairs or more); else "not resolved", with the
 //     interval and no estimate: its sign is one the pairs cannot tell.
@@ -24,7 +27,7 @@
 // -icount): it is reprinted, marked as such, with no CPU 0 figures.
 const fs = require('node:fs');
 const path = require('node:path');
-const { pairedChange, describe } = require('./compare');
+const { pairedChange, describe, changesPrinted } = require('./compare');
 // CPU 1's cycles (busy time at each clock x the clock).
 const { cycles } = require('../experiment/cpu1');
 
@@ -56,8 +59,11 @@ const pooled = {
 const meanOf = (k) => (runs) => mean(runs.map((r) => r[k]));
 
 
+// The changes this report prints, whose intervals hold together at 95%.
+const FAMILY = changesPrinted(d);
+
 function compare(pairs, stat, what, lowerIsBetter = true, a = 'on', b = 'off') {
-  console.log(describe(pairedChange(pairs, stat, a, b), what, lowerIsBetter));
+  console.log(describe(pairedChange(pairs, stat, a, b, FAMILY), what, lowerIsBetter));
 }
 
 // The sides every pair has: off, the governor alone where run, on.
@@ -107,6 +113,10 @@ if (host) {
   console.log(`    guest clock by instruction count, -icount; ${d.reps} pairs of runs per load, off and on in alternating order)`);
   console.log('    THE EARLIER TESTBED: the load and V8\'s helper threads on CPU 0, which breaks the emulated clock');
   console.log('    (docs/measurements.md): these figures are not to be trusted.');
+}
+if (FAMILY > 1) {
+  console.log(`    Each change below: the mean of the pairs' own changes (geometric), with an interval; the ${FAMILY} intervals\n` +
+    `    hold together at 95% (each at ${+(100 - 5 / FAMILY).toFixed(3)}%), and a change is called lower or higher only when its interval excludes 0.`);
 }
 if (d.service.length) {
   console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson, one in five heavy), ` +

@@ -3,7 +3,7 @@
 // resolved is one a 95% interval should resolve.  node demo/test-compare.js
 const assert = require('node:assert/strict');
 const { rng } = require('../experiment/loadgen');
-const { pairedChange, describe } = require('./compare');
+const { pairedChange, describe, changesPrinted } = require('./compare');
 
 // Normal draws (Box-Muller) from a seeded generator: the test is the same
 // every time.
@@ -86,6 +86,70 @@ test("an overload-sized change (every pair about -30%, SD 0.1 in log) is resolve
   let lower = 0;
   for (let i = 0; i < 1000; i++) if (pairedChange(pairs(4, Math.log(0.7), 0.1), figure).verdict === 'lower') lower++;
   assert.ok(lower >= 950, `lower in ${lower} of 1000`);
+});
+
+// A demo's report of no change at all: its open loop's three sides (p99 and
+// mean, each side's run its pair's figure times its own noise, the mean
+// moving with the p99) and its overload's two (throughput and p99).
+function nullReport() {
+  const side = (base) => ({ v: base * Math.exp(0.6 * normal()), m: 0 });
+  const service = Array.from({ length: 4 }, () => {
+    const base = 100 * Math.exp(0.5 * normal());
+    const p = { off: side(base), gov: side(base), on: side(base) };
+    for (const s of ['off', 'gov', 'on']) p[s].m = p[s].v * Math.exp(0.3 * normal());
+    return p;
+  });
+  const overload = Array.from({ length: 4 }, () => {
+    const base = 50 * Math.exp(0.3 * normal());
+    return { off: { v: base, m: 500 }, on: { v: base * Math.exp(0.05 * normal()), m: 500 * Math.exp(0.2 * normal()) } };
+  });
+  return { service, overload };
+}
+const meanFigure = (runs) => runs.reduce((a, r) => a + r.m, 0) / runs.length;
+// Whether a report of @d, each change's interval for a family of @family,
+// calls any of its changes resolved (as report.js prints them).
+function anyResolved(d, family) {
+  const changes = [];
+  for (const [a, b] of [['on', 'off'], ['gov', 'off'], ['on', 'gov']]) {
+    for (const stat of [figure, meanFigure]) changes.push(pairedChange(d.service, stat, a, b, family));
+  }
+  for (const stat of [figure, meanFigure]) changes.push(pairedChange(d.overload, stat, 'on', 'off', family));
+  return changes.some((c) => c.verdict);
+}
+
+test('a report counts the changes it prints: 2 per side compared, the governor alone adds 4', () => {
+  const d = nullReport();
+  assert.equal(changesPrinted(d), 8);
+  assert.equal(changesPrinted({ service: d.service.map(({ off, on }) => ({ off, on })), overload: d.overload }), 4);
+  assert.equal(changesPrinted({ service: [], overload: d.overload }), 2);
+  assert.equal(changesPrinted({ service: d.service, overload: [] }), 6);
+});
+
+test('a demo of no change calls any of its 8 changes resolved in at most 5.5% of 2000 reports (simultaneous intervals); at 95% each, in over 15%', () => {
+  let family = 0;
+  let each = 0;
+  for (let i = 0; i < 2000; i++) {
+    const d = nullReport();
+    if (anyResolved(d, changesPrinted(d))) family++;
+    if (anyResolved(d, 1)) each++;
+  }
+  assert.ok(family <= 110, `${family} of 2000 with the report's family`);
+  assert.ok(each > 300, `${each} of 2000 with each at 95%`);
+  console.log(`# any change resolved: ${family} of 2000 reports (simultaneous), ${each} (each at 95%)`);
+});
+
+test("at a report's family of 8, an overload-sized change as the committed runs' (-30%, SD 0.05 in log) is resolved lower by 4 pairs in 97% of 1000 sets", () => {
+  let lower = 0;
+  for (let i = 0; i < 1000; i++) if (pairedChange(pairs(4, Math.log(0.7), 0.05), figure, 'on', 'off', 8).verdict === 'lower') lower++;
+  assert.ok(lower >= 970, `lower in ${lower} of 1000`);
+});
+
+test("a family's interval worked by hand: 8 changes, each at 99.375% (t 6.895 with 3 degrees of freedom)", () => {
+  const ps = [[100, 70], [120, 90], [80, 60], [110, 70]].map(([off, on]) => ({ off: { v: off }, on: { v: on } }));
+  const c = pairedChange(ps, figure, 'on', 'off', 8);
+  // exp(mean log ratio +- 6.895 SD / 2) - 1, by hand.
+  assert.deepEqual([c.est, c.lo, c.hi].map((x) => (100 * x).toFixed(1)), ['-29.2', '-45.9', '-7.5']);
+  assert.match(describe(c, 'p99 latency'), /\(99\.4% interval -45\.9% to -7\.5%\): lower, better;/);
 });
 
 test('the estimate and interval of a set worked by hand, and each pair is its own change', () => {

@@ -15,4 +15,36 @@ const variance = (xs) => {
   return xs.length > 1 ? xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1) : NaN;
 };
 
-module.exports = { pct, mean, median, variance };
+// Student's t with @df degrees of freedom (rounded down: wider, never
+// narrower): P(|T| <= @t), by the finite series for whole degrees of
+// freedom (Abramowitz and Stegun 26.7.3 and 26.7.4).
+function tCentral(t, df) {
+  const d = Math.floor(df);
+  const th = Math.atan(t / Math.sqrt(d));
+  const c = Math.cos(th) ** 2;
+  let sum = 1;
+  let term = 1;
+  if (d % 2) {
+    for (let k = 3; k <= d - 1; k += 2) sum += (term *= (c * (k - 1)) / k);
+    return d === 1 ? (2 * th) / Math.PI : (2 / Math.PI) * (th + Math.sin(th) * Math.cos(th) * sum);
+  }
+  for (let k = 2; k <= d - 2; k += 2) sum += (term *= (c * (k - 1)) / k);
+  return Math.sin(th) * sum;
+}
+
+// Its quantile @p (above 0.5): the half-width, in standard errors, of a
+// two-sided interval at level 2p - 1.
+function tQuantile(p, df) {
+  if (!(df >= 1) || !(p > 0.5 && p < 1)) return NaN;
+  let lo = 0;
+  let hi = 1;
+  while (tCentral(hi, df) < 2 * p - 1) hi *= 2;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (tCentral(mid, df) < 2 * p - 1) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+module.exports = { pct, mean, median, variance, tQuantile };
