@@ -12,8 +12,8 @@
 //     percentile bootstrap of the pooled figures, which called a fifth of
 //     no-change sets of 4 pairs resolved); the intervals of the changes a
 //     report prints hold together at 95% (each of 8 at 99.375%: from
-//     2026-12-05; each at 95% before, when a report of no change at all
-//     called one of its 8 resolved about one run in four);
+//     2026-12-04 evening; each at 95% before, when a report of no change
+//     at all called one of its 8 resolved about one run in four);
 //   - it says "lower" or "higher" only when that interval excludes zero
 //     (and there are 3 pairs or more); else "not resolved", with the
 //     interval and no estimate: its sign is one the pairs cannot tell.
@@ -59,10 +59,13 @@ const pooled = {
 const meanOf = (k) => (runs) => mean(runs.map((r) => r[k]));
 
 
-// The changes this report prints, whose intervals hold together at 95%.
+// The changes this report prints, whose intervals hold together at 95%
+// (the count of compare() calls is checked against it at the end).
 const FAMILY = changesPrinted(d);
+let compared = 0;
 
 function compare(pairs, stat, what, lowerIsBetter = true, a = 'on', b = 'off') {
+  compared++;
   console.log(describe(pairedChange(pairs, stat, a, b, FAMILY), what, lowerIsBetter));
 }
 
@@ -116,7 +119,7 @@ if (host) {
 }
 if (FAMILY > 1) {
   console.log(`    Each change below: the mean of the pairs' own changes (geometric), with an interval; the ${FAMILY} intervals\n` +
-    `    hold together at 95% (each at ${+(100 - 5 / FAMILY).toFixed(3)}%), and a change is called lower or higher only when its interval excludes 0.`);
+    `    hold together at 95% (each at ${+(100 - 5 / FAMILY).toFixed(1)}%), and a change is called lower or higher only when its interval excludes 0.`);
 }
 if (d.service.length) {
   console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson, one in five heavy), ` +
@@ -202,6 +205,8 @@ if (d.overload.length) {
   compare(d.overload, meanOf('rps'), 'throughput', false);
   compare(d.overload, meanOf('p99'), 'p99 latency');
 }
+// The family the intervals were drawn for is the changes printed.
+if (compared !== FAMILY) throw new Error(`report.js: printed ${compared} changes, the intervals were for ${FAMILY} (compare.js's changesPrinted)`);
 
 const measured = d.service.length ? d.service : d.overload;
 const last = measured[measured.length - 1].on;
