@@ -11,10 +11,10 @@
 // keeps it as its control).
 // A demo prints several changes (report.js: 8), and three demos in a row
 // must agree on each: with each interval at 95%, a demo in which nothing
-// changed would call one of them resolved about one run in four, and one
-// of three runs would disagree with the other two more often than not.
-// So the intervals are simultaneous (Bonferroni): each of a report's
-// @family changes at 1 - 5%/family, all of them together at 95% or more.
+// changed would call one of them resolved, in a direction it does not
+// have, about one run in four (test-compare.js).  So the intervals are
+// simultaneous (Bonferroni): each of a report's @family changes at
+// 1 - 5%/family, all of them together at 95% or more (about one run in 25).
 const { mean, variance, tQuantile } = require('../experiment/stats');
 
 // The change of @stat (a figure of a list of runs) from side @b to side
