@@ -27,10 +27,13 @@ const { mean, variance, tQuantile } = require('../experiment/stats');
 // The estimate is not the change of the pooled figures report.js tables
 // (one pair with a long tail moves those most): the two can differ, in
 // sign too.
+// Each interval's level in a family of @family that holds together at 95%.
+const familyLevel = (family) => 1 - 0.05 / family;
+
 function pairedChange(pairs, stat, a = 'on', b = 'off', family = 1) {
   const logs = pairs.map((p) => Math.log(stat([p[a]]) / stat([p[b]])));
   const m = mean(logs);
-  const level = 1 - 0.05 / family;
+  const level = familyLevel(family);
   const half = pairs.length > 1 ? tQuantile(1 - (1 - level) / 2, pairs.length - 1) * Math.sqrt(variance(logs) / pairs.length) : NaN;
   const est = Math.exp(m) - 1;
   const lo = Math.exp(m - half) - 1;
@@ -74,4 +77,4 @@ function changesPrinted(d) {
   return (service.length ? (gov ? 6 : 2) : 0) + ((d.overload || []).length ? 2 : 0);
 }
 
-module.exports = { pairedChange, describe, changesPrinted };
+module.exports = { pairedChange, describe, changesPrinted, familyLevel };

@@ -27,7 +27,7 @@
 // -icount): it is reprinted, marked as such, with no CPU 0 figures.
 const fs = require('node:fs');
 const path = require('node:path');
-const { pairedChange, describe, changesPrinted } = require('./compare');
+const { pairedChange, describe, changesPrinted, familyLevel } = require('./compare');
 // CPU 1's cycles (busy time at each clock x the clock).
 const { cycles } = require('../experiment/cpu1');
 
@@ -119,7 +119,7 @@ if (host) {
 }
 if (FAMILY > 1) {
   console.log(`    Each change below: the mean of the pairs' own changes (geometric), with an interval; the ${FAMILY} intervals\n` +
-    `    hold together at 95% (each at ${+(100 - 5 / FAMILY).toFixed(1)}%), and a change is called lower or higher only when its interval excludes 0.`);
+    `    hold together at 95% (each at ${+(100 * familyLevel(FAMILY)).toFixed(1)}%), and a change is called lower or higher only when its interval excludes 0.`);
 }
 if (d.service.length) {
   console.log(`\n1. Open-loop load, as a service runs: ${d.rate} requests/s (Poisson, one in five heavy), ` +

@@ -35,6 +35,12 @@ function checkPassed(env) {
   }
 }
 
+// What a run length, a repetition count and a rate must be, for the
+// environment's values and the design's alike: [test, what to say].
+const SECONDS = [(n) => n > 0, 'a number of seconds above 0'];
+const REPS = [(n) => Number.isInteger(n) && n > 0, 'a whole number of repetitions above 0'];
+const RATE = [(n) => n > 0, 'fractions of capacity above 0'];
+
 // A number of the design (config.json) a run cannot take, named.
 function checkConfigNumber(what, v, ok, want) {
   if (typeof v !== 'number' || !Number.isFinite(v) || !ok(v)) {
@@ -53,13 +59,13 @@ function envNumber(env, name, ok, want) {
 
 // Seconds of each measured run.
 function runSecs(config, env) {
-  return envNumber(env, 'SECONDS', (n) => n > 0, 'a number of seconds above 0') ??
+  return envNumber(env, 'SECONDS', ...SECONDS) ??
     (quick(env) ? 4 : config.secs);
 }
 
 // Repetitions of @phase (one of the design's phases).
 function runReps(phase, env) {
-  return envNumber(env, 'REPS', (n) => Number.isInteger(n) && n > 0, 'a whole number of repetitions above 0') ??
+  return envNumber(env, 'REPS', ...REPS) ??
     (quick(env) ? 1 : phase.reps);
 }
 
@@ -68,8 +74,8 @@ function runRates(config, env) {
   const v = env.EXPERIMENT_RATES;
   if (!v) return quick(env) ? [0.5] : config.rates;
   const rates = v.split(',').map((r) => (r.trim() === '' ? NaN : Number(r)));
-  if (!rates.every((r) => Number.isFinite(r) && r > 0)) {
-    throw envError('EXPERIMENT_RATES', `want fractions of capacity above 0, separated by commas, not '${v}'`);
+  if (!rates.every((r) => Number.isFinite(r) && RATE[0](r))) {
+    throw envError('EXPERIMENT_RATES', `want ${RATE[1]}, separated by commas, not '${v}'`);
   }
   return rates;
 }
@@ -94,25 +100,24 @@ function priorError(msg) {
 
 // Throws an Error that says what to do if @config (with @env) cannot run,
 // or cannot add repetitions to @prior (an earlier run's raw.json, or null).
-// Returns the run lengths it checked: { secs, warmUpSecs }.
+// Returns the run lengths and rates it checked: { secs, warmUpSecs, rates }.
 function checkDesign(config, prior, env) {
   checkPassed(env);
   const secs = runSecs(config, env);
   const warmUp = warmUpSecs(config, env);
   runReps({}, env);
-  runRates(config, env);
+  const rates = runRates(config, env);
   primaryVerdict(config);
-  checkConfigNumber('secs', config.secs, (n) => n > 0, 'a number of seconds above 0');
+  checkConfigNumber('secs', config.secs, ...SECONDS);
   if (!Array.isArray(config.rates) || !config.rates.length) {
     throw new Error(`config: rates must be a list of fractions of capacity, not ${JSON.stringify(config.rates)}`);
   }
-  config.rates.forEach((r) => checkConfigNumber('rates', r, (n) => n > 0, 'fractions of capacity above 0'));
+  config.rates.forEach((r) => checkConfigNumber('rates', r, ...RATE));
   if (!Array.isArray(config.phases) || !config.phases.length) {
     throw new Error(`config: phases must be a list of phases, not ${JSON.stringify(config.phases)}`);
   }
-  config.phases.forEach((ph) => checkConfigNumber(`phase ${ph.name}: reps`, ph.reps, (n) => Number.isInteger(n) && n > 0,
-    'a whole number of repetitions above 0'));
-  if (!prior) return { secs, warmUpSecs: warmUp };
+  config.phases.forEach((ph) => checkConfigNumber(`phase ${ph.name}: reps`, ph.reps, ...REPS));
+  if (!prior) return { secs, warmUpSecs: warmUp, rates };
   // Runs of the earlier testbed (load in the guest, no record of CPU 0) are
   // no measurement to pool with.
   if (!prior.cpu0BusyMax) {
@@ -131,7 +136,7 @@ function checkDesign(config, prior, env) {
   if ((prior.warmUpSecs || 0) !== warmUp) {
     throw new Error(`EXPERIMENT_EXTEND: its repetitions had ${prior.warmUpSecs || 0} s of warm-up run, these would have ${warmUp} s: run it with its own design (its raw.json's config) as EXPERIMENT_CONFIG`);
   }
-  return { secs, warmUpSecs: warmUp };
+  return { secs, warmUpSecs: warmUp, rates };
 }
 
-module.exports = { quick, runReps, runRates, checkDesign };
+module.exports = { quick, runReps, checkDesign };

@@ -16,7 +16,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { quick, checkDesign, runReps, runRates } = require('./design');
+const { quick, checkDesign, runReps } = require('./design');
 
 const OUT = process.argv[2];
 const TOP = path.resolve(__dirname, '..');
@@ -40,8 +40,8 @@ const PRIOR = process.env.EXPERIMENT_EXTEND ? JSON.parse(fs.readFileSync(process
 // SECS: each measured run's length.  WARM_UP_SECS: the warm-up run after
 // each calibration block: the reference at the repetition's first rate and
 // arrivals, unmeasured (kept in raw.json's discarded, warmUp: true).
-const { secs: SECS, warmUpSecs: WARM_UP_SECS } = checkDesign(CONFIG, PRIOR, process.env);
-const RATES = runRates(CONFIG, process.env);
+// RATES: fractions of each service's capacity.
+const { secs: SECS, warmUpSecs: WARM_UP_SECS, rates: RATES } = checkDesign(CONFIG, PRIOR, process.env);
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
