@@ -160,7 +160,8 @@ async function measure(kind, arm, seed) {
     r = { rps: w.rps, p50: w.p50, p99: w.p99, errors: w.errors, wrk: w.out };
   }
   // CPU 0's busy share of the run (the emulation needs it idle).
-  r.cpu0Busy = Math.round((1 - (idleUs(0) - i0) / 1e3 / (Date.now() - w0)) * 1e4) / 1e4;
+  r.wallMs = Date.now() - w0;
+  r.cpu0Busy = Math.round((1 - (idleUs(0) - i0) / 1e3 / r.wallMs) * 1e4) / 1e4;
   const tis = delta(t0, timeInState());
   const total = Object.values(tis).reduce((a, x) => a + x, 0);
   r.atMax = total ? (tis[4000000] || 0) / total : 0;

@@ -96,6 +96,11 @@ const gcMs = (runs) => runs.reduce((a, r) => a + r.trace.gc.reduce((b, g) => b +
 // busy at the clock it slowed) per open-loop request answered: the same
 // arrivals should cost the same work either way.
 const runCycles = (r) => cycles(r.busyNsByKhz || {});
+// The share of a run's time the host held CPU 1 (its emulation timer late
+// by emulate_held_us or more: other work on the host, not slowed by the
+// clock; demo.json from 2026-12-05): a row of each table, where recorded.
+const heldRow = (pairs) => (pairs.every((p) => sidesOf(pairs).every((s) => p[s].wallMs && p[s].cpu1 && p[s].cpu1.heldNs !== undefined))
+  ? [['CPU 1 held by host (%)', (runs) => mean(runs.map((r) => r.cpu1.heldNs / 1e4 / r.wallMs))]] : []);
 const answered = (r) => r.raw.length - r.censored - (r.errors || 0);
 const work = (r) => runCycles(r) / answered(r);
 const worked = (r) => runCycles(r) > 0 && answered(r) > 0;
@@ -129,7 +134,7 @@ if (d.service.length) {
   console.log(`   pooled over the pairs (${n('off')} requests off, ${d.service.every((p) => p.gov) ? `${n('gov')} with the governor alone, ` : ''}` +
     `${n('on')} on; each run's own figure in brackets):`);
   table(d.service, [['latency p50 (ms)', pooled.p50], ['latency p99 (ms)', pooled.p99], ['latency mean (ms)', pooled.mean],
-    ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
+    ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)], ...heldRow(d.service)]);
   const side = (s) => d.service.map((p) => p[s]);
   const sides = sidesOf(d.service);
   const sideName = { off: 'off', gov: 'with the governor alone', on: 'on' };
@@ -186,7 +191,7 @@ if (d.overload.length) {
   }
   console.log('   mean over the pairs (each run\'s own figure in brackets):');
   table(d.overload, [['requests/s', meanOf('rps')], ['latency p50 (ms)', meanOf('p50')], ['latency p99 (ms)', meanOf('p99')],
-    ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)]]);
+    ['time at 4.0 GHz (%)', (runs) => 100 * meanOf('atMax')(runs)], ...heldRow(d.overload)]);
   // What ended Queue-Boost's boosts in a saturated loop (the sleep rule
   // counted from 2026-12-03).
   const qs = d.overload.map((p) => p.on.stats && p.on.stats.queue).filter(Boolean);

@@ -56,8 +56,12 @@ function cpu1Activity() {
     ...Object.fromEntries(names.map((n, i) => [`${n}Ticks`, stat[i] ?? 0])),
   };
   // The emulation's own account (ebtest_cpufreq): steal owed and spun.
-  const st = /^steal 1 (\d+) (\d+) (\d+)$/m.exec(fs.readFileSync('/dev/ebtest_cpufreq', 'utf8'));
+  const drv = fs.readFileSync('/dev/ebtest_cpufreq', 'utf8');
+  const st = /^steal 1 (\d+) (\d+) (\d+)$/m.exec(drv);
   if (st) Object.assign(out, { stealOwedNs: Number(st[1]), stealSpunNs: Number(st[2]), stealPays: Number(st[3]) });
+  // The time the host held CPU 1, not slowed (emulate_held_us; from 2026-12-05).
+  const held = /^held 1 (\d+)$/m.exec(drv);
+  if (held) out.heldNs = Number(held[1]);
   // /proc/interrupts: CPU 1's column, per source (LOC, RES, virtio...).
   const lines = fs.readFileSync('/proc/interrupts', 'utf8').split('\n');
   const col = lines[0].trim().split(/\s+/).indexOf('CPU1');
