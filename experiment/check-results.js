@@ -137,6 +137,8 @@ if (fs.existsSync(rawFile)) {
     `raw.json records the commit each of its ${parts} part(s) measured (${JSON.stringify(raw.commits)})`);
   check(raw.guest && raw.guest.pti === 'off',
     `the testbed's guest booted without page table isolation (${JSON.stringify(raw.guest)})`);
+  check(raw.guest && raw.guest.heldUs === 500,
+    `the testbed's emulation took a timer 500 us late or more as the host's hold, not charged (emulate_held_us; ${JSON.stringify(raw.guest)})`);
   const queue = (r) => r.policy.includes('queue'); // every Queue-Boost policy's name says so
   check(raw.runs.every((r) => r.threadCpuNs && r.threadCpuNs.loop > 0 && (queue(r) ? r.threadCpuNs.monitor > 0 : r.threadCpuNs.monitor === 0)),
     `every run splits its server's CPU time by thread, the queue monitor's in the runs with Queue-Boost alone (${

@@ -138,13 +138,17 @@ const delta = (before, after) => Object.fromEntries(Object.keys(after).map((k) =
 // kernel entry and exit: scripts/lib.sh, EB_TESTBED_APPEND).
 // pti: 'on' or 'off' as the kernel reports it, whatever turned it off
 // (nopti, pti=off, mitigations=off, a CPU not affected); null if unknown.
+// heldUs: the emulating driver's emulate_held_us (null if not loaded).
 function guestKernel() {
   let meltdown = null;
   try { meltdown = fs.readFileSync('/sys/devices/system/cpu/vulnerabilities/meltdown', 'utf8').trim(); } catch { /* none */ }
+  let heldUs = null;
+  try { heldUs = Number(fs.readFileSync('/sys/module/ebtest_cpufreq/parameters/emulate_held_us', 'utf8')); } catch { /* none */ }
   return {
     release: require('node:os').release(),
     meltdown,
     pti: meltdown === null ? null : /PTI/.test(meltdown) ? 'on' : 'off',
+    heldUs,
   };
 }
 
@@ -153,7 +157,15 @@ function guestKernel() {
 // records no guest, and its guests ran with PTI.
 const ptiOf = (raw) => (raw.guest ? raw.guest.pti : 'on (not recorded)');
 
+// How a run's emulated clock treated the host's holds of its vCPU
+// (docs/evidence/2026-12-05-emulation-held): a timer late by emulate_held_us
+// or more is a hold, not charged; 0, or a raw.json from before 2026-12-05
+// (which records none), charged every hold to the slower clock.  Runs
+// that differ in it are not one testbed.
+const heldOf = (raw) => (raw.guest && raw.guest.heldUs ? raw.guest.heldUs : 0);
+const heldWords = (us) => (us ? `took a timer ${us} us late as the host's hold` : 'charged every hold (before 2026-12-05)');
+
 module.exports = {
-  guestKernel, ptiOf, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
+  guestKernel, ptiOf, heldOf, heldWords, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
   cpu1Activity, taskTicks, tasksDelta, vmstat,
 };

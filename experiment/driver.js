@@ -45,12 +45,16 @@ const { secs: SECS, warmUpSecs: WARM_UP_SECS, rates: RATES } = checkDesign(CONFI
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
-  guestKernel, ptiOf,
+  guestKernel, ptiOf, heldOf, heldWords,
 } = require('./cpu1');
-// This guest's kernel and page table isolation, as raw.json records it.
+// This guest's kernel, page table isolation and emulate_held_us, as raw.json records it.
 const GUEST = guestKernel();
 if (PRIOR && ptiOf(PRIOR) !== GUEST.pti) {
   throw new Error(`EXPERIMENT_EXTEND: its guest ran with page table isolation ${ptiOf(PRIOR)}, this one ${GUEST.pti}: its runs cannot be pooled with these (docs/evidence/2026-11-26-pti/)`);
+}
+if (PRIOR && heldOf(PRIOR) !== heldOf({ guest: GUEST })) {
+  throw new Error(`EXPERIMENT_EXTEND: its emulation ${heldWords(heldOf(PRIOR))}, this one ${heldWords(heldOf({ guest: GUEST }))}: ` +
+    'its runs cannot be pooled with these (docs/evidence/2026-12-05-emulation-held/)');
 }
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
 const { repetitionOrder, WARM_UP } = require('./order');

@@ -111,6 +111,23 @@ check('a design without a verdict (as the committed run ran): met is the rule\'s
   assert.ok(primary >= 0 && rule.text.indexOf('Targets by the paired intervals (beside') > primary, 'headings');
 });
 
+// Two raw files whose emulated clocks charged the host's holds differently
+// (emulate_held_us, docs/evidence/2026-12-05-emulation-held: a raw.json from
+// before it records none, and its driver charged them) are not one testbed.
+check('raw files from guests whose emulation charged the host\'s holds differently: refused, nothing written', () => {
+  const dir = path.join(tmp, 'held');
+  fs.mkdirSync(dir);
+  const before = path.join(dir, 'before.json.gz');
+  const after = path.join(dir, 'after.json.gz');
+  fs.writeFileSync(before, zlib.gzipSync(JSON.stringify(committed)));
+  fs.writeFileSync(after, zlib.gzipSync(JSON.stringify({ ...committed, guest: { ...committed.guest, heldUs: 500 } })));
+  const r = spawnSync(process.execPath, [path.join(__dirname, 'analyze.js'), before, after, dir],
+    { encoding: 'utf8', env: { ...process.env, EXPERIMENT_BOOTSTRAP: '100' } });
+  assert.strictEqual(r.status, 1, `exit ${r.status}: ${r.stderr}`);
+  assert.match(r.stderr, /after\.json\.gz's emulation took a timer 500 us late as the host's hold.*before\.json\.gz's charged every hold.*not one testbed.*2026-12-05-emulation-held/);
+  assert.ok(!fs.existsSync(path.join(dir, 'results.json')), 'results.json written');
+});
+
 const bad = analyse('bad', 'median');
 check('a design with another verdict: refused, with what to write, and nothing written', () => {
   assert.strictEqual(bad.status, 1, `exit ${bad.status}`);
