@@ -16,7 +16,7 @@
 // length and repetitions, no case in two of them.
 const fs = require('node:fs');
 const path = require('node:path');
-const { calibrationVerdict, cycles, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf, heldOf, heldWords } = require('./cpu1');
+const { calibrationVerdict, cycles, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf, heldOf, sameHeld, heldWords } = require('./cpu1');
 const { pairedAnalysis, verdict, primaryVerdict, ratio: lrRatio, cut: lrCut } = require('./paired');
 const { WARM_UP } = require('./order');
 
@@ -47,7 +47,7 @@ for (const f of rawFiles.slice(1)) {
     console.error(`analyze: ${f}'s guest ran with page table isolation ${ptiOf(more)}, ${rawFiles[0]}'s ${ptiOf(raw)}: not one testbed (docs/evidence/2026-11-26-pti/)`);
     process.exit(1);
   }
-  if (heldOf(more) !== heldOf(raw)) {
+  if (!sameHeld(more, raw)) {
     console.error(`analyze: ${f}'s emulation ${heldWords(heldOf(more))}, ${rawFiles[0]}'s ${heldWords(heldOf(raw))}: ` +
       'not one testbed (docs/evidence/2026-12-05-emulation-held/)');
     process.exit(1);

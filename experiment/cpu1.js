@@ -142,8 +142,10 @@ const delta = (before, after) => Object.fromEntries(Object.keys(after).map((k) =
 function guestKernel() {
   let meltdown = null;
   try { meltdown = fs.readFileSync('/sys/devices/system/cpu/vulnerabilities/meltdown', 'utf8').trim(); } catch { /* none */ }
-  let heldUs = null;
-  try { heldUs = Number(fs.readFileSync('/sys/module/ebtest_cpufreq/parameters/emulate_held_us', 'utf8')); } catch { /* none */ }
+  // A driver loaded without the parameter charged every hold (0); none
+  // loaded: unknown (null).
+  let heldUs = fs.existsSync('/sys/module/ebtest_cpufreq') ? 0 : null;
+  try { heldUs = Number(fs.readFileSync('/sys/module/ebtest_cpufreq/parameters/emulate_held_us', 'utf8')); } catch { /* as above */ }
   return {
     release: require('node:os').release(),
     meltdown,
@@ -160,12 +162,16 @@ const ptiOf = (raw) => (raw.guest ? raw.guest.pti : 'on (not recorded)');
 // How a run's emulated clock treated the host's holds of its vCPU
 // (docs/evidence/2026-12-05-emulation-held): a timer late by emulate_held_us
 // or more is a hold, not charged; 0, or a raw.json from before 2026-12-05
-// (which records none), charged every hold to the slower clock.  Runs
-// that differ in it are not one testbed.
-const heldOf = (raw) => (raw.guest && raw.guest.heldUs ? raw.guest.heldUs : 0);
-const heldWords = (us) => (us ? `took a timer ${us} us late as the host's hold` : 'charged every hold (before 2026-12-05)');
+// (which records none), charged every hold to the slower clock; null: not
+// known (no test driver loaded).  Runs that differ in it, or do not know
+// it, are not one testbed (sameHeld).
+const heldOf = (raw) => (raw.guest && raw.guest.heldUs !== undefined ? raw.guest.heldUs : 0);
+const sameHeld = (a, b) => heldOf(a) !== null && heldOf(a) === heldOf(b);
+const heldWords = (us) => (us === null ? 'did not record how it treated the host\'s holds (no test driver loaded)'
+  : us ? `took a timer ${us} us late as the host's hold`
+    : 'charged every hold to the slower clock (emulate_held_us 0, or a run from before 2026-12-05)');
 
 module.exports = {
-  guestKernel, ptiOf, heldOf, heldWords, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
+  guestKernel, ptiOf, heldOf, sameHeld, heldWords, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
   cpu1Activity, taskTicks, tasksDelta, vmstat,
 };

@@ -45,14 +45,14 @@ const { secs: SECS, warmUpSecs: WARM_UP_SECS, rates: RATES } = checkDesign(CONFI
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
-  guestKernel, ptiOf, heldOf, heldWords,
+  guestKernel, ptiOf, heldOf, sameHeld, heldWords,
 } = require('./cpu1');
 // This guest's kernel, page table isolation and emulate_held_us, as raw.json records it.
 const GUEST = guestKernel();
 if (PRIOR && ptiOf(PRIOR) !== GUEST.pti) {
   throw new Error(`EXPERIMENT_EXTEND: its guest ran with page table isolation ${ptiOf(PRIOR)}, this one ${GUEST.pti}: its runs cannot be pooled with these (docs/evidence/2026-11-26-pti/)`);
 }
-if (PRIOR && heldOf(PRIOR) !== heldOf({ guest: GUEST })) {
+if (PRIOR && !sameHeld(PRIOR, { guest: GUEST })) {
   throw new Error(`EXPERIMENT_EXTEND: its emulation ${heldWords(heldOf(PRIOR))}, this one ${heldWords(heldOf({ guest: GUEST }))}: ` +
     'its runs cannot be pooled with these (docs/evidence/2026-12-05-emulation-held/)');
 }

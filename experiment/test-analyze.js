@@ -111,6 +111,19 @@ check('a design without a verdict (as the committed run ran): met is the rule\'s
   assert.ok(primary >= 0 && rule.text.indexOf('Targets by the paired intervals (beside') > primary, 'headings');
 });
 
+check('how a run\'s emulation treated the host\'s holds: recorded, charged (0 or not recorded), or unknown (null, never pooled)', () => {
+  const { heldOf, sameHeld, heldWords } = require('./cpu1');
+  assert.strictEqual(heldOf({}), 0);
+  assert.strictEqual(heldOf({ guest: { pti: 'off' } }), 0);
+  assert.strictEqual(heldOf({ guest: { heldUs: 500 } }), 500);
+  assert.strictEqual(heldOf({ guest: { heldUs: null } }), null);
+  assert.ok(sameHeld({ guest: { heldUs: 500 } }, { guest: { heldUs: 500 } }));
+  assert.ok(sameHeld({}, { guest: { heldUs: 0 } }), 'a run from before 2026-12-05 and one with emulate_held_us 0');
+  assert.ok(!sameHeld({}, { guest: { heldUs: 500 } }));
+  assert.ok(!sameHeld({ guest: { heldUs: null } }, { guest: { heldUs: null } }), 'two unknowns pooled');
+  assert.match(heldWords(null), /no test driver loaded/);
+  assert.match(heldWords(0), /charged every hold/);
+});
 // Two raw files whose emulated clocks charged the host's holds differently
 // (emulate_held_us, docs/evidence/2026-12-05-emulation-held: a raw.json from
 // before it records none, and its driver charged them) are not one testbed.
