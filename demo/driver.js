@@ -34,6 +34,8 @@ const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, guestKernel
   require('../experiment/cpu1');
 const agent = require('../experiment/agent-client').agentFrom('DEMO_AGENT', 'scripts/demo.sh');
 const { sideOrder } = require('../experiment/order');
+// The guest's kernel and its emulation's emulate_held_us, as demo.json records it.
+const GUEST = guestKernel();
 
 const [OUT, SECS_ARG] = process.argv.slice(2);
 // 20 s per open-loop run (decided before the first run on this testbed):
@@ -169,7 +171,11 @@ async function measure(kind, arm, seed) {
   // By name (tasksDelta, as for every task's ticks): the main thread (the
   // event loop, JS, GC pauses), the monitor (eventboost-mon), the helpers.
   r.threadNs = tasksDelta(th0, serviceThreads());
-  r.cpu1 = Object.fromEntries(Object.entries(delta(a0, cpu1Activity())).filter(([, v]) => v));
+  const a1 = cpu1Activity();
+  r.cpu1 = Object.fromEntries(Object.entries(delta(a0, a1)).filter(([, v]) => v));
+  // The time the host held CPU 1 (ns, 0 too; null: a driver that does not
+  // tell, or that charges every hold, emulate_held_us=0).
+  r.heldNs = a1.heldNs === undefined || !GUEST.heldUs ? null : a1.heldNs - a0.heldNs;
   r.tasks = tasksDelta(k0, taskTicks());
   r.hints = get(CONTROL, '/stats').hints - h0;
   r.trace = get(PORT, '/trace');
@@ -261,7 +267,7 @@ async function main() {
   log(`capacity at 2.6 GHz: ${cap.toFixed(1)} requests/s; the service's load: ${RATE}/s (${Math.round(LOAD * 100)}%)`);
   // testbed 'host': the load from the host, the whole service on CPU 1, no
   // -icount (demo.json without it: the earlier testbed, load in the guest).
-  const res = { testbed: 'host', guest: guestKernel(), secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE, connections: CONNECTIONS,
+  const res = { testbed: 'host', guest: GUEST, secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE, connections: CONNECTIONS,
     cpu0BusyMax: CPU0_BUSY_MAX, capacity: cap, rate: RATE, warmUp: {}, warmMin: WARM_MIN, warmMax: WARM_MAX,
     warmTolerance: WARM_TOLERANCE, arms: { service: armsOf('service'), overload: armsOf('overload') },
     // How a pair's sides were ordered (report.js; none: rotated by pair,

@@ -99,8 +99,8 @@ const runCycles = (r) => cycles(r.busyNsByKhz || {});
 // The share of a run's time the host held CPU 1 (its emulation timer late
 // by emulate_held_us or more: other work on the host, not slowed by the
 // clock; demo.json from 2026-12-05): a row of each table, where recorded.
-const heldRow = (pairs) => (pairs.every((p) => sidesOf(pairs).every((s) => p[s].wallMs && p[s].cpu1 && p[s].cpu1.heldNs !== undefined))
-  ? [['CPU 1 held by host (%)', (runs) => mean(runs.map((r) => r.cpu1.heldNs / 1e4 / r.wallMs))]] : []);
+const heldRow = (pairs) => (pairs.every((p) => sidesOf(pairs).every((s) => p[s].wallMs && Number.isFinite(p[s].heldNs)))
+  ? [['CPU 1 held by host (%)', (runs) => mean(runs.map((r) => r.heldNs / 1e4 / r.wallMs))]] : []);
 const answered = (r) => r.raw.length - r.censored - (r.errors || 0);
 const work = (r) => runCycles(r) / answered(r);
 const worked = (r) => runCycles(r) > 0 && answered(r) > 0;
