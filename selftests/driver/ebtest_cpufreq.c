@@ -15,6 +15,7 @@
  *   busy <cpu> <khz> <ns>
  *   idle <cpu> <us>
  *   steal <cpu> <owed_ns> <spun_ns> <pays>
+ *   held <cpu> <ns>
  *
  * strict, min and max are what the cpufreq core asked of the driver at the
  * last change: policy->strict_target (the governor's target is the
@@ -31,17 +32,16 @@
  * late timers, as under QEMU/TCG, do not skew the ratio; they are reckoned
  * every period at that period's frequency (a change counts from the next
  * period) and paid, by spinning, every period or, with emulate_pay_us,
- * once they reach it.  Time the CPU was held, its timer late (the host
- * ran something else, or interrupts were off), is not busy time: see
- * emulate_held_us.  The busy
- * time each CPU spent at each frequency (what it owed there included: a
- * slower clock is busy longer) is read back as "busy <cpu> <khz> <ns>"
- * lines, for energy models, each CPU's idle time as "idle <cpu> <us>" (-1
- * where the kernel keeps none), and the debts owed and spun since the
- * module loaded, and in how many payments, as "steal <cpu> <owed_ns>
- * <spun_ns> <pays>" (a CPU that goes offline forgets its outstanding debt,
- * not these sums), and the time it was held and not charged, as
- * "held <cpu> <ns>".
+ * once they reach it.  Time the CPU was held (the host ran something
+ * else, or interrupts were off) is neither busy time nor paid: see
+ * emulate_held_us.  The busy time each CPU spent at each frequency (what
+ * it owed there included: a slower clock is busy longer) is read back as
+ * "busy <cpu> <khz> <ns>" lines, for energy models, each CPU's idle time
+ * as "idle <cpu> <us>" (-1 where the kernel keeps none), the debts owed and
+ * paid since the module loaded, and in how many payments, as "steal <cpu>
+ * <owed_ns> <spun_ns> <pays>" (a CPU that goes offline forgets its
+ * outstanding debt, not these sums), and the time it was held, not
+ * charged, as "held <cpu> <ns>".
  *
  * Writing "hold <us>" holds the writer's CPU with interrupts off for that
  * long (at most 100 ms): to a tick, what the host's holding a vCPU looks
@@ -209,11 +209,14 @@ static unsigned int emulate_pay_us;
  * 1.98x its 4.0 GHz time against 1.60x on a quiet host
  * (docs/evidence/2026-12-05-emulation-held).  A held CPU's timer comes late
  * by about as long as the hold lasted after it was due: a tick this late or
- * later (us) is taken as held, and its lateness is not charged.  On a quiet
- * host a tick comes 50-200 us late (QEMU delivers the timer while the vCPU
- * runs on: busy time) and seldom 0.5 ms or more; with the host busy, most
- * of the lateness came in ticks 2-10 ms late.  0 charges every lateness,
- * as the driver did until 2026-12-05.  Writable at run time.
+ * later (us) is taken as held, and its lateness is not charged; so is a gap
+ * this long between two readings of the clock while a debt is spun (not
+ * paid: it stays owed).  On a quiet host a tick comes 50-200 us late (taken
+ * as busy time: QEMU raises the timer from its main loop while the vCPU
+ * runs on) and seldom 0.5 ms or more; with the host busy, most of the
+ * lateness came in ticks 2-10 ms late.  Under TCG's one thread, another
+ * vCPU's turn holds this one too.  0 charges every hold, as the driver did
+ * until 2026-12-05.  Writable at run time.
  */
 static unsigned int emulate_held_us = 500;
 
@@ -338,13 +341,35 @@ static void ebt_emu_set(const struct cpumask *cpus, unsigned int index)
 	}
 }
 
+/*
+ * Spins from @now until @end, interrupts off: returns the time paid, that
+ * is spun less any gap of @held_from or more between two readings of the
+ * clock (the host held the vCPU: nothing was paid meanwhile; 0: none),
+ * which counts as held.  What a hold left unpaid stays owed.
+ */
+static u64 ebt_emu_spin(struct ebt_emu *e, u64 now, u64 end, u64 held_from)
+{
+	u64 t = now, prev, held = 0;
+
+	while (t < end) {
+		cpu_relax();
+		prev = t;
+		t = ktime_get_ns();
+		if (held_from && t - prev >= held_from)
+			held += t - prev;
+	}
+	WRITE_ONCE(e->held_ns, e->held_ns + held);
+	return t - now - held;
+}
+
 static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 {
 	struct ebt_emu *e = container_of(timer, struct ebt_emu, timer);
 	u64 period = (u64)emulate_period_us * NSEC_PER_USEC;
 	unsigned int khz = READ_ONCE(e->khz), index = READ_ONCE(e->index);
 	u64 now = ktime_get_ns(), due = ktime_to_ns(hrtimer_get_expires(timer));
-	u64 busy, idle, late, held_from, owed, end, spun;
+	u64 held_from = (u64)READ_ONCE(emulate_held_us) * NSEC_PER_USEC;
+	u64 busy, idle, late, owed, end, spun;
 	u64 idle_us;
 
 	/* Idle now: the debt is paid when something runs here again. */
@@ -356,9 +381,9 @@ static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 		idle = (idle_us - e->idle_us) * NSEC_PER_USEC;
 		busy = busy > idle ? busy - idle : 0;
 		/* Held, not busy: see emulate_held_us. */
-		late = min(now > due ? now - due : 0, busy);
-		held_from = (u64)READ_ONCE(emulate_held_us) * NSEC_PER_USEC;
+		late = now > due ? now - due : 0;
 		if (held_from && late >= held_from) {
+			late = min(late, busy);
 			WRITE_ONCE(e->held_ns, e->held_ns + late);
 			busy -= late;
 		}
@@ -371,9 +396,7 @@ static enum hrtimer_restart ebt_emu_tick(struct hrtimer *timer)
 		    e->debt_ns >= (s64)READ_ONCE(emulate_pay_us) * NSEC_PER_USEC) {
 			end = now + min_t(u64, e->debt_ns,
 					  EBT_EMU_MAX_STEAL_PERIODS * period);
-			while (ktime_get_ns() < end)
-				cpu_relax();
-			spun = ktime_get_ns() - now;
+			spun = ebt_emu_spin(e, now, end, held_from);
 			WRITE_ONCE(e->spun_ns, e->spun_ns + spun);
 			WRITE_ONCE(e->pays, e->pays + 1);
 			e->debt_ns -= spun;
