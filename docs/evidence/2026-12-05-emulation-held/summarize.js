@@ -5,7 +5,7 @@
 //   node summarize.js
 const fs = require('node:fs');
 const q = (s, p) => { const i = p * (s.length - 1), lo = Math.floor(i); return s[lo] + (s[Math.ceil(i)] - s[lo]) * (i - lo); };
-for (const f of ['before-charged.txt', 'after-full.txt', 'arms.txt', 'arms2.txt']) {
+for (const f of ['before-charged.txt', 'after-full.txt', 'arms.txt', 'arms2.txt', 'arms3.txt']) {
   const by = {};
   for (const m of fs.readFileSync(`${__dirname}/${f}`, 'utf8').matchAll(/^(\S+) pair \d+ full \S+ slow \S+ ratio (\S+)$/gm)) {
     (by[m[1]] = by[m[1]] || []).push(Number(m[2]));
