@@ -161,7 +161,7 @@ const ptiOf = (raw) => (raw.guest ? raw.guest.pti : 'on (not recorded)');
 
 // How a run's emulated clock treated the host's holds of its vCPU
 // (docs/evidence/2026-12-05-emulation-held): a timer late by emulate_held_us
-// or more is a hold, not charged; 0, or a raw.json from before 2026-12-05
+// or more is a hold, not charged; 0, or a raw.json from before 39ae94b
 // (which records none), charged every hold to the slower clock; null: not
 // known (no test driver loaded).  Runs that differ in it, or do not know
 // it, are not one testbed (sameHeld).

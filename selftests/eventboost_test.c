@@ -2403,7 +2403,8 @@ TEST_F(emulated, runtime_follows_frequency)
 		 * TCG timing is noisy: on a quiet host the ratio lands within
 		 * 8% of 1/f, but other guests on a busy host pushed it up to
 		 * +48% (seen at 2.6 GHz, before emulate_held_us; with it, two
-		 * busy loops on the host moved it -7% to -11%).  Hold it to
+		 * busy loops on the host moved it -7% to -11%, or down 11% with
+		 * the final driver).  Hold it to
 		 * 1/f within -35%/+50%, and slower than the frequency above.
 		 */
 		EXPECT_GT(got, want * 0.65);
@@ -2602,11 +2603,15 @@ TEST_F(emulated, time_the_cpu_was_held_is_not_charged)
 	EXPECT_GE(owed, owes * 9 / 10);
 	EXPECT_EQ(0, held);
 
-	/* A hold shorter than emulate_held_us is busy time: charged. */
-	owed = owed_over_hold(_metadata, self->cpu, self->pol, "100000", hold_us, &held);
+	/*
+	 * A hold shorter than emulate_held_us is busy time: charged.  Half
+	 * the hold against the largest threshold: the host's own holds (up
+	 * to tens of ms on a loaded host) must not push it over.
+	 */
+	owed = owed_over_hold(_metadata, self->cpu, self->pol, "100000", hold_us / 2, &held);
 	TH_LOG("emulate_held_us=100000: held %ld ms: owed %.1f ms, taken as held %.1f ms",
-	       hold_us / 1000, owed / 1e6, held / 1e6);
-	EXPECT_GE(owed, owes * 9 / 10);
+	       hold_us / 2000, owed / 1e6, held / 1e6);
+	EXPECT_GE(owed, owes / 2 * 9 / 10);
 	EXPECT_EQ(0, held);
 
 	/*

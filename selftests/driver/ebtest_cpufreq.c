@@ -209,9 +209,10 @@ static unsigned int emulate_pay_us;
  * 1.98x its 4.0 GHz time against 1.60x on a quiet host
  * (docs/evidence/2026-12-05-emulation-held).  A held CPU's timer comes late
  * by about as long as the hold lasted after it was due: a tick this late or
- * later (us) is taken as held, and its lateness is not charged; so is a gap
- * this long between two readings of the clock while a debt is spun (not
- * paid: it stays owed).  On a quiet host a tick comes 50-200 us late (taken
+ * later (us) is taken as held, and none of its lateness is charged (a tick
+ * 0.49 ms late is charged in full, one 0.5 ms late not at all); nor is a
+ * gap this long between two readings of the clock while a debt is spun
+ * paid (it stays owed).  On a quiet host a tick comes 50-200 us late (taken
  * as busy time: QEMU raises the timer from its main loop while the vCPU
  * runs on) and seldom 0.5 ms or more; with the host busy, most of the
  * lateness came in ticks 2-10 ms late.  Under TCG's one thread, another
@@ -234,7 +235,7 @@ static const struct kernel_param_ops ebt_held_us_ops = {
 };
 module_param_cb(emulate_held_us, &ebt_held_us_ops, &emulate_held_us, 0644);
 MODULE_PARM_DESC(emulate_held_us,
-		 "With emulate=1, a period's timer this late (us) found its CPU held: not busy time, 0..100000 (default: 500; 0: counted as busy)");
+		 "With emulate=1, a period's timer this late, or a gap this long in a debt's spin (us), is a hold: not busy, not paid; 0..100000 (default: 500; 0: counted as busy)");
 
 /* Never steal more than this many periods at once. */
 #define EBT_EMU_MAX_STEAL_PERIODS	20
@@ -829,14 +830,16 @@ static ssize_t ebt_write(struct file *file, const char __user *buf,
 	char cmd[24];
 	unsigned long flags;
 	unsigned int us;
+	size_t len;
 
 	if (count >= sizeof(cmd))
 		return -EINVAL;
 	if (copy_from_user(cmd, buf, count))
 		return -EFAULT;
 	cmd[count] = '\0';
-	if (str_has_prefix(cmd, "hold ")) {
-		if (kstrtouint(cmd + 5, 10, &us) || us > EBT_HOLD_MAX_US)
+	len = str_has_prefix(cmd, "hold ");
+	if (len) {
+		if (kstrtouint(cmd + len, 10, &us) || us > EBT_HOLD_MAX_US)
 			return -EINVAL;
 		ebt_hold(us);
 		return count;
