@@ -30,7 +30,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, guestKernel, cpu1Activity, taskTicks, tasksDelta } =
+const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, guestKernel, cpu1Activity, activityDelta, taskTicks, tasksDelta } =
   require('../experiment/cpu1');
 const agent = require('../experiment/agent-client').agentFrom('DEMO_AGENT', 'scripts/demo.sh');
 const { sideOrder } = require('../experiment/order');
@@ -171,11 +171,7 @@ async function measure(kind, arm, seed) {
   // By name (tasksDelta, as for every task's ticks): the main thread (the
   // event loop, JS, GC pauses), the monitor (eventboost-mon), the helpers.
   r.threadNs = tasksDelta(th0, serviceThreads());
-  const a1 = cpu1Activity();
-  r.cpu1 = Object.fromEntries(Object.entries(delta(a0, a1)).filter(([, v]) => v));
-  // The time the host held CPU 1 (ns, 0 too; null: a driver that does not
-  // tell, or that charges every hold, emulate_held_us=0).
-  r.heldNs = a1.heldNs === undefined || !GUEST.heldUs ? null : a1.heldNs - a0.heldNs;
+  r.cpu1 = activityDelta(a0, cpu1Activity());
   r.tasks = tasksDelta(k0, taskTicks());
   r.hints = get(CONTROL, '/stats').hints - h0;
   r.trace = get(PORT, '/trace');

@@ -99,10 +99,10 @@ const runCycles = (r) => cycles(r.busyNsByKhz || {});
 // The share of a run's time the host held CPU 1 (its emulation timer late
 // by emulate_held_us or more: other work on the host, not slowed by the
 // clock; demo.json from 2026-12-05): a row of each table, where recorded.
-// A run recorded at 39ae94b kept it only in its cpu1 delta, which leaves
-// out zeros (docs/evidence/2026-12-05-emulation-held/demo-check/2-B, 3-B).
-const heldNs = (r) => (r.heldNs !== undefined ? r.heldNs
-  : d.guest && d.guest.heldUs > 0 && r.cpu1 ? r.cpu1.heldNs || 0 : null);
+// In the run's cpu1 delta (experiment/cpu1.js, activityDelta), which at
+// 39ae94b left it out when 0 (docs/evidence/2026-12-05-emulation-held/
+// demo-check/2-B, 3-B); none where the driver charged every hold.
+const heldNs = (r) => (d.guest && d.guest.heldUs > 0 && r.cpu1 ? r.cpu1.heldNs || 0 : null);
 const heldRow = (pairs) => (pairs.every((p) => sidesOf(pairs).every((s) => p[s].wallMs && Number.isFinite(heldNs(p[s]))))
   ? [['CPU 1 held by host (%)', (runs) => mean(runs.map((r) => heldNs(r) / 1e4 / r.wallMs))]] : []);
 const answered = (r) => r.raw.length - r.censored - (r.errors || 0);

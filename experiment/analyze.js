@@ -16,7 +16,7 @@
 // length and repetitions, no case in two of them.
 const fs = require('node:fs');
 const path = require('node:path');
-const { calibrationVerdict, cycles, median, CALIB_BAND, CPU0_BUSY_MAX, ptiOf, heldOf, sameHeld, heldWords } = require('./cpu1');
+const { calibrationVerdict, cycles, median, CALIB_BAND, CPU0_BUSY_MAX, testbedDifference } = require('./cpu1');
 const { pairedAnalysis, verdict, primaryVerdict, ratio: lrRatio, cut: lrCut } = require('./paired');
 const { WARM_UP } = require('./order');
 
@@ -43,13 +43,9 @@ for (const f of rawFiles.slice(1)) {
       process.exit(1);
     }
   }
-  if (ptiOf(more) !== ptiOf(raw)) {
-    console.error(`analyze: ${f}'s guest ran with page table isolation ${ptiOf(more)}, ${rawFiles[0]}'s ${ptiOf(raw)}: not one testbed (docs/evidence/2026-11-26-pti/)`);
-    process.exit(1);
-  }
-  if (!sameHeld(more, raw)) {
-    console.error(`analyze: ${f}'s emulation ${heldWords(heldOf(more))}, ${rawFiles[0]}'s ${heldWords(heldOf(raw))}: ` +
-      'not one testbed (docs/evidence/2026-12-05-emulation-held/)');
+  const differs = testbedDifference(more, `${f}'s`, raw, `${rawFiles[0]}'s`);
+  if (differs) {
+    console.error(`analyze: ${differs.what}: not one testbed (${differs.doc})`);
     process.exit(1);
   }
   if (JSON.stringify(more.config) !== JSON.stringify(raw.config)) {

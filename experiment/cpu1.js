@@ -171,7 +171,28 @@ const heldWords = (us) => (us === null ? 'did not record how it treated the host
   : us ? `took a timer ${us} us late as the host's hold`
     : 'charged every hold to the slower clock (emulate_held_us 0, or a run from before 2026-12-05)');
 
+// Why runs @a and @b (raw.json's, or { guest: guestKernel() }) are not one
+// testbed, their owners named @A and @B ("its", "X's"): { what, doc }, or
+// null if they are (analyze.js pooling raw files, EXPERIMENT_EXTEND).
+function testbedDifference(a, A, b, B) {
+  if (ptiOf(a) !== ptiOf(b)) {
+    return { what: `${A} guest ran with page table isolation ${ptiOf(a)}, ${B} ${ptiOf(b)}`, doc: 'docs/evidence/2026-11-26-pti/' };
+  }
+  if (!sameHeld(a, b)) {
+    return { what: `${A} emulation ${heldWords(heldOf(a))}, ${B} ${heldWords(heldOf(b))}`, doc: 'docs/evidence/2026-12-05-emulation-held/' };
+  }
+  return null;
+}
+
+// What CPU 1 did between two cpu1Activity() readings: what moved, and the
+// time the host held it even when 0 (a run it never held).
+function activityDelta(a0, a1) {
+  const out = Object.fromEntries(Object.entries(delta(a0, a1)).filter(([, v]) => v));
+  if (a1.heldNs !== undefined) out.heldNs = a1.heldNs - a0.heldNs;
+  return out;
+}
+
 module.exports = {
-  guestKernel, ptiOf, heldOf, sameHeld, heldWords, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
-  cpu1Activity, taskTicks, tasksDelta, vmstat,
+  guestKernel, heldOf, sameHeld, heldWords, testbedDifference, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
+  cpu1Activity, activityDelta, taskTicks, tasksDelta, vmstat,
 };

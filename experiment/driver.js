@@ -45,17 +45,12 @@ const { secs: SECS, warmUpSecs: WARM_UP_SECS, rates: RATES } = checkDesign(CONFI
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
-  guestKernel, ptiOf, heldOf, sameHeld, heldWords,
+  guestKernel, testbedDifference, activityDelta,
 } = require('./cpu1');
 // This guest's kernel, page table isolation and emulate_held_us, as raw.json records it.
 const GUEST = guestKernel();
-if (PRIOR && ptiOf(PRIOR) !== GUEST.pti) {
-  throw new Error(`EXPERIMENT_EXTEND: its guest ran with page table isolation ${ptiOf(PRIOR)}, this one ${GUEST.pti}: its runs cannot be pooled with these (docs/evidence/2026-11-26-pti/)`);
-}
-if (PRIOR && !sameHeld(PRIOR, { guest: GUEST })) {
-  throw new Error(`EXPERIMENT_EXTEND: its emulation ${heldWords(heldOf(PRIOR))}, this one ${heldWords(heldOf({ guest: GUEST }))}: ` +
-    'its runs cannot be pooled with these (docs/evidence/2026-12-05-emulation-held/)');
-}
+const differs = PRIOR && testbedDifference(PRIOR, 'its', { guest: GUEST }, 'this one');
+if (differs) throw new Error(`EXPERIMENT_EXTEND: ${differs.what}: its runs cannot be pooled with these (${differs.doc})`);
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
 const { repetitionOrder, WARM_UP } = require('./order');
 
@@ -538,10 +533,7 @@ async function timedJob(p) {
   const cpu0Busy = 1 - (idleUs(0) - i0) / 1e3 / ms;
   const b = busy();
   // Diagnosis only (what else CPU 1 did); the verdict reads ms alone.
-  const a1 = cpu1Activity();
-  const cpu1 = Object.fromEntries(Object.entries(delta(a0, a1)).filter(([, v]) => v));
-  // The time the host held CPU 1 during the job (0 too; emulate_held_us).
-  if (a1.heldNs !== undefined) cpu1.heldNs = a1.heldNs - a0.heldNs;
+  const cpu1 = activityDelta(a0, cpu1Activity());
   return { ms: Math.round(ms * 100) / 100, busyNsByKhz: delta(b0, b), cpu0Busy: Math.round(cpu0Busy * 1e4) / 1e4, cpu1 };
 }
 
