@@ -206,8 +206,38 @@ test('report.js reprints the committed demo-check runs as printed, the held row 
     fs.rmSync(dir, { recursive: true, force: true });
     const printed = fs.readFileSync(path.join(src, 'printed.txt'), 'utf8');
     assert.match(section(printed), /CPU 1 held by host \(%\)/, `${run}: printed.txt has no held row`);
-    assert.equal(section(out), section(printed), `${run}: reprinted differently`);
+    // But for the overload's work line, added after them (the next test).
+    const added = /\n   CPU 1's work per request \(cycles\), off against on, per pair: [^\n]*/;
+    assert.match(section(out), added, `${run}: no overload work line`);
+    assert.equal(section(out).replace(added, ''), section(printed), `${run}: reprinted differently`);
   }
+});
+
+// The overload's work line says what the throughput's change is made of:
+// a pair's on/off throughput is its busy cycles' ratio times the off run's
+// work a request over the on run's.  Checked on a committed run.
+test("the overload's work line and the busy cycles make up each pair's throughput ratio", () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const zlib = require('node:zlib');
+  const { execFileSync } = require('node:child_process');
+  const { cycles } = require('../experiment/cpu1');
+  const src = path.join(__dirname, '..', 'docs', 'evidence', '2026-12-05-emulation-held', 'demo-check', '2-B', 'demo.json.gz');
+  const d = JSON.parse(zlib.gunzipSync(fs.readFileSync(src)));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-work-'));
+  fs.writeFileSync(path.join(dir, 'demo.json'), JSON.stringify(d));
+  const out = execFileSync(process.execPath, [path.join(__dirname, 'report.js'), dir], { encoding: 'utf8' });
+  fs.rmSync(dir, { recursive: true, force: true });
+  const line = out.match(/CPU 1's work per request \(cycles\), off against on, per pair: ([^\n]*)/);
+  assert.ok(line, 'no overload work line');
+  const ratios = line[1].split(', ').map((x) => Number(x.replace(/x$/, '')));
+  assert.equal(ratios.length, d.overload.length);
+  d.overload.forEach((p, i) => {
+    const clock = cycles(p.on.busyNsByKhz) / cycles(p.off.busyNsByKhz);
+    const rps = p.on.rps / p.off.rps;
+    assert.ok(Math.abs(clock * ratios[i] / rps - 1) < 0.01, `pair ${i + 1}: ${clock.toFixed(3)} x ${ratios[i]} against ${rps.toFixed(3)}`);
+  });
 });
 
 process.exit(failed ? 1 : 0);
