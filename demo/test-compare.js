@@ -189,19 +189,23 @@ test('a run with a figure of 0 (a wrk run that served nothing) resolves nothing 
 });
 
 // report.js reprints a committed run as the guest printed it (its report,
-// from its header to its list of files): here the runs of the demo check of
-// 2026-12-05, whose held time demo.json kept only in each run's cpu1 delta.
-test('report.js reprints the committed demo-check runs as printed, the held row included', () => {
+// from its header to its list of files): the runs of the demo check of
+// 2026-12-05, whose held time demo.json kept only in each run's cpu1 delta,
+// and the runs the README quotes.
+test('report.js reprints the committed demo-check and quoted runs as printed, the held row included', () => {
   const fs = require('node:fs');
   const os = require('node:os');
   const path = require('node:path');
   const zlib = require('node:zlib');
   const { execFileSync } = require('node:child_process');
   const section = (text) => text.slice(text.indexOf('=== The demo service'), text.indexOf('\nFiles: '));
-  for (const run of ['2-B', '3-B']) {
-    const src = path.join(__dirname, '..', 'docs', 'evidence', '2026-12-05-emulation-held', 'demo-check', run);
+  const check = path.join(__dirname, '..', 'docs', 'evidence', '2026-12-05-emulation-held', 'demo-check');
+  const runs = [path.join(check, '2-B'), path.join(check, '3-B'), ...[1, 2, 3].map((i) => path.join(__dirname, 'runs', `2026-12-05-c-${i}`))];
+  for (const src of runs) {
+    const run = path.basename(src);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-reprint-'));
-    fs.writeFileSync(path.join(dir, 'demo.json'), zlib.gunzipSync(fs.readFileSync(path.join(src, 'demo.json.gz'))));
+    const gz = path.join(src, 'demo.json.gz');
+    fs.writeFileSync(path.join(dir, 'demo.json'), fs.existsSync(gz) ? zlib.gunzipSync(fs.readFileSync(gz)) : fs.readFileSync(path.join(src, 'demo.json')));
     const out = execFileSync(process.execPath, [path.join(__dirname, 'report.js'), dir], { encoding: 'utf8' });
     fs.rmSync(dir, { recursive: true, force: true });
     const printed = fs.readFileSync(path.join(src, 'printed.txt'), 'utf8');
