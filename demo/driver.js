@@ -19,8 +19,9 @@
 // Before each load's pairs, runs of it with eventboost off, unmeasured,
 // until its work a request settles (warmUp in demo.json, below): the
 // process warms up to the load outside the comparison.
-// Each run records CPU 0's busy share (cpu0Busy); report.js fails the demo
-// if a run's is above CPU0_BUSY_MAX (experiment/cpu1.js), or if a run with
+// Each run records CPU 0's busy share (cpu0Busy) and the host's holds of
+// CPU 1 (cpu1.heldNs over wallMs); report.js fails the demo if a run's is
+// above CPU0_BUSY_MAX or HELD_MAX (experiment/cpu1.js), or if a run with
 // eventboost off saw a hint.
 // Writes OUT/demo.json for report.js: every open-loop request (its
 // scheduled time, how late the host sent it, its latency, heavy or light),
@@ -30,7 +31,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, guestKernel, cpu1Activity, activityDelta, taskTicks, tasksDelta } =
+const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, HELD_MAX, guestKernel, cpu1Activity, activityDelta, taskTicks, tasksDelta } =
   require('../experiment/cpu1');
 const agent = require('../experiment/agent-client').agentFrom('DEMO_AGENT', 'scripts/demo.sh');
 const { sideOrder } = require('../experiment/order');
@@ -264,7 +265,7 @@ async function main() {
   // testbed 'host': the load from the host, the whole service on CPU 1, no
   // -icount (demo.json without it: the earlier testbed, load in the guest).
   const res = { testbed: 'host', guest: GUEST, secs: SECS, overloadSecs: OVERLOAD_SECS, reps: REPS, load: LOAD, cache: CACHE, connections: CONNECTIONS,
-    cpu0BusyMax: CPU0_BUSY_MAX, capacity: cap, rate: RATE, warmUp: {}, warmMin: WARM_MIN, warmMax: WARM_MAX,
+    cpu0BusyMax: CPU0_BUSY_MAX, heldMax: HELD_MAX, capacity: cap, rate: RATE, warmUp: {}, warmMin: WARM_MIN, warmMax: WARM_MAX,
     warmTolerance: WARM_TOLERANCE, arms: { service: armsOf('service'), overload: armsOf('overload') },
     // How a pair's sides were ordered (report.js; none: rotated by pair,
     // the demos before 2026-12-04's sideOrder).  A pair's keys are in the

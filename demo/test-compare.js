@@ -244,4 +244,31 @@ test("the overload's work line and the busy cycles make up each pair's throughpu
   });
 });
 
+// A demo recording its bound on the host's holds (heldMax, from
+// 2026-12-05) fails a run the host held over it, as it fails one with CPU
+// 0 busy, and says which and what to do; at the bound's side it passes.
+test('a run the host held over heldMax fails the demo, named; the same demo within it passes', () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { spawnSync } = require('node:child_process');
+  const d = JSON.parse(fs.readFileSync(path.join(__dirname, 'runs', '2026-12-05-c-1', 'demo.json'), 'utf8'));
+  const report = (demo) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-held-'));
+    fs.writeFileSync(path.join(dir, 'demo.json'), JSON.stringify(demo));
+    const r = spawnSync(process.execPath, [path.join(__dirname, 'report.js'), dir], { encoding: 'utf8' });
+    fs.rmSync(dir, { recursive: true, force: true });
+    return r;
+  };
+  const ok = report({ ...d, heldMax: 0.10 });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /CPU 1 held by the host 0\.8-2\.8% of each run \(a run above 10% fails the demo\)/);
+  const held = JSON.parse(JSON.stringify({ ...d, heldMax: 0.10 }));
+  held.overload[1].on.cpu1.heldNs = 0.2 * held.overload[1].on.wallMs * 1e6;
+  const bad = report(held);
+  assert.equal(bad.status, 1, 'a held run passed');
+  assert.match(bad.stderr, /the host held CPU 1 over 10% of the time.*nothing else busy\):\n  overload 2\/4 eventboost on: CPU 1 held by the host 20\.0% \(over 10%\)$/m);
+  assert.equal(report(d).status, 0, 'a demo from before the bound judged by it');
+});
+
 process.exit(failed ? 1 : 0);

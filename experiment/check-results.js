@@ -139,6 +139,10 @@ if (fs.existsSync(rawFile)) {
     `the testbed's guest booted without page table isolation (${JSON.stringify(raw.guest)})`);
   check(raw.guest && raw.guest.heldUs === 500,
     `the testbed's emulation took a timer 500 us late or more as the host's hold, not charged (emulate_held_us; ${JSON.stringify(raw.guest)})`);
+  const jobs = raw.calibrations.flatMap((b) => b.pairs.flatMap((x) => [x.full, x.slow]));
+  check(raw.heldMax === 0.1 && [...raw.runs, ...jobs].every((r) => Number.isFinite(r.held) && r.held >= 0),
+    `every run and calibration job records the share of its time the host held CPU 1, judged against heldMax 10% (heldMax ${raw.heldMax}; ` +
+    `runs ${raw.runs.map((r) => r.held).join(', ')})`);
   const queue = (r) => r.policy.includes('queue'); // every Queue-Boost policy's name says so
   check(raw.runs.every((r) => r.threadCpuNs && r.threadCpuNs.loop > 0 && (queue(r) ? r.threadCpuNs.monitor > 0 : r.threadCpuNs.monitor === 0)),
     `every run splits its server's CPU time by thread, the queue monitor's in the runs with Queue-Boost alone (${

@@ -10,8 +10,9 @@
 // EXPERIMENT_AGENT): one QEMU thread runs both vCPUs in turns, and work on
 // CPU 0 would slow CPU 1 at a rate unrelated to its clock.  A run that must
 // see no hints and saw some fails the experiment; so does one during which
-// CPU 0 was busy more than CPU0_BUSY_MAX of the time, once two more tries
-// were no better (measured()).  Writes OUT/raw.json.
+// CPU 0 was busy more than CPU0_BUSY_MAX of the time, or the host held
+// CPU 1 more than HELD_MAX of it, once two more tries were no better
+// (measured()).  Writes OUT/raw.json.
 //   EXPERIMENT_AGENT=HOST:PORT node driver.js OUT
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -45,7 +46,7 @@ const { secs: SECS, warmUpSecs: WARM_UP_SECS, rates: RATES } = checkDesign(CONFI
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
-  guestKernel, testbedDifference, activityDelta,
+  guestKernel, testbedDifference, activityDelta, HELD_MAX, heldNs, disturbance,
 } = require('./cpu1');
 // This guest's kernel, page table isolation and emulate_held_us, as raw.json records it.
 const GUEST = guestKernel();
@@ -358,14 +359,19 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     const t0 = timeInState();
     const th0 = threadsCpuNs(srv.child.pid);
     const i0 = idleUs(0);
+    const hd0 = heldNs();
     const w0 = Date.now();
     const lg = await openLoop(srv, rate, seed, secs);
     const wall = (Date.now() - w0) / 1000;
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
+    const hd1 = heldNs();
+    // The host's holds of CPU 1, a share of the wall time (null where the
+    // driver does not count them).
+    const held = hd0 === null || hd1 === null ? null : (hd1 - hd0) / 1e9 / wall;
     const th1 = threadsCpuNs(srv.child.pid);
     const b1 = busy(), t1 = timeInState();
     const own1 = get(srv.controlPort, '/stats').hints;
-    return { lg, wall, cpu0Busy, b0, t0, k0, own: own1 - own0, b1, t1, k1: kernelStats(),
+    return { lg, wall, cpu0Busy, held, b0, t0, k0, own: own1 - own0, b1, t1, k1: kernelStats(),
       threads: threadsDelta(srv.child.pid, th0, th1), threadRuns: threadsDelta(srv.child.pid, th0, th1, 'runs'),
       threadPreempted: threadsDelta(srv.child.pid, th0, th1, 'preempted') };
   });
@@ -428,6 +434,9 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     queueOptions,
     // CPU 0's busy share of the run (the emulation needs it idle).
     cpu0Busy: Math.round(m.cpu0Busy * 1e4) / 1e4,
+    // The host's holds of CPU 1, a share of the run's wall time (from
+    // 2026-12-05; null where the driver does not count them).
+    held: m.held === null ? null : Math.round(m.held * 1e4) / 1e4,
     // The hints this run saw: sent by the run's own server while the
     // kernel counted (from 2026-12-03: before, the edges too), by the
     // service's other servers, and counted by the kernel on CPU 1; edge:
@@ -446,7 +455,9 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     r.contaminated = true;
     contaminated.push(`${svc.name} ${p.name} (${ph.name}): ${JSON.stringify(r.seen)} hints`);
   }
-  r.disturbed = r.cpu0Busy > CPU0_BUSY_MAX;
+  // Measured again (measured()) if CPU 0 was busy or the host held CPU 1.
+  r.disturbedBy = disturbance(r);
+  r.disturbed = r.disturbedBy.length > 0;
   return r;
 }
 
@@ -458,7 +469,9 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
 // policy or a backlog, as a request's does: the first full run checked the
 // requests' own cycles and failed because their work followed the backlog
 // (docs/evidence/2026-11-24-stopped-full-run).  A pair during which CPU 0
-// was busy over CPU0_BUSY_MAX is measured again, as a run is, up to
+// was busy over CPU0_BUSY_MAX, or the host held CPU 1 over HELD_MAX (since
+// 2026-12-05 the job's ratio no longer shows the host's load), is
+// measured again, as a run is, up to
 // CALIB_TRIES pairs in all; the block is kept whatever it shows.  A
 // repetition with a block around it that fails (cpu1.js,
 // calibrationVerdict()) is measured again, at most CALIB_ATTEMPTS times in
@@ -534,7 +547,8 @@ async function timedJob(p) {
   const b = busy();
   // Diagnosis only (what else CPU 1 did); the verdict reads ms alone.
   const cpu1 = activityDelta(a0, cpu1Activity());
-  return { ms: Math.round(ms * 100) / 100, busyNsByKhz: delta(b0, b), cpu0Busy: Math.round(cpu0Busy * 1e4) / 1e4, cpu1 };
+  const held = cpu1.heldNs === undefined ? null : Math.round(cpu1.heldNs / 1e6 / ms * 1e4) / 1e4;
+  return { ms: Math.round(ms * 100) / 100, busyNsByKhz: delta(b0, b), cpu0Busy: Math.round(cpu0Busy * 1e4) / 1e4, held, cpu1 };
 }
 
 async function calibrate(svc, ph, rep, when, attempt) {
@@ -550,7 +564,7 @@ async function calibrate(svc, ph, rep, when, attempt) {
     await calibJob();
     for (let tries = 0; block.pairs.length < CALIB_PAIRS && tries < CALIB_TRIES; tries++) {
       const pair = { full: await timedJob(full), slow: await timedJob(slow) };
-      (Math.max(pair.full.cpu0Busy, pair.slow.cpu0Busy) > CPU0_BUSY_MAX ? block.discarded : block.pairs).push(pair);
+      (disturbance(pair.full).length || disturbance(pair.slow).length ? block.discarded : block.pairs).push(pair);
     }
   });
   // Diagnosis only: what ran during the block beside the job and the
@@ -563,19 +577,19 @@ async function calibrate(svc, ph, rep, when, attempt) {
   const v = calibrationVerdict(block);
   log(`${svc.name} ${ph.name} rep ${rep} (${when}, attempt ${attempt}): calibration, 2.6 GHz took ${ratios.join(', ')}x ` +
     `the 4.0 GHz time, median ${v.ratio.toFixed(2)}x (1/f ${v.want.toFixed(2)}x): ${v.ok ? 'ok' : 'off'}; ` +
-    `${block.discarded.length} pairs measured again (CPU 0 busy)`);
+    `${block.discarded.length} pairs measured again (CPU 0 busy or CPU 1 held)`);
   return { block, ok: v.ok };
 }
 
-// A run during which CPU 0 was busy over CPU0_BUSY_MAX is measured again,
-// up to twice (the same arrivals): a passing spell on the host must not
+// A run during which CPU 0 was busy over CPU0_BUSY_MAX, or the host held
+// CPU 1 over HELD_MAX (cpu1.js, disturbance()), is measured again, up to twice (the same arrivals): a passing spell on the host must not
 // void hours of runs.  The discarded ones stay in raw.json (discarded);
 // one still disturbed on its third try fails the experiment.
 async function measured(svc, p, rate, ph, seed, discarded) {
   for (let attempt = 1; ; attempt++) {
     const r = await run(svc, p, rate, ph, seed);
     if (!r.disturbed) return r;
-    const why = `${svc.name} ${p.name} (${ph.name}): CPU 0 busy ${(100 * r.cpu0Busy).toFixed(1)}%`;
+    const why = `${svc.name} ${p.name} (${ph.name}): ${r.disturbedBy.join(', ')}`;
     if (attempt === 3) {
       disturbed.push(why);
       return r;
@@ -599,7 +613,7 @@ async function main() {
   const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({
     commits, secs: SECS, warm: WARM, grace: GRACE, warmUpSecs: WARM_UP_SECS, config: CONFIG, quick: QUICK, guest: GUEST,
     reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, skipped, contaminated,
-    disturbed, cpu0BusyMax: CPU0_BUSY_MAX, calibrations, discarded, runs,
+    disturbed, cpu0BusyMax: CPU0_BUSY_MAX, heldMax: HELD_MAX, calibrations, discarded, runs,
   }));
   for (const m of skipped) log(`phase ${m}: skipped`);
   const started = Date.now();
@@ -727,7 +741,8 @@ async function main() {
     return;
   }
   if (disturbed.length) {
-    console.error(`experiment: runs during which CPU 0 was busy over ${100 * CPU0_BUSY_MAX}% (CPU 1's emulated clock does not hold then):\n  ${disturbed.join('\n  ')}`);
+    console.error(`experiment: runs during which CPU 0 was busy over ${100 * CPU0_BUSY_MAX}% or the host held CPU 1 over ${100 * HELD_MAX}% ` +
+      `(CPU 1's emulated clock does not hold then; run on a host with a core to spare for QEMU and nothing else busy):\n  ${disturbed.join('\n  ')}`);
     write(path.join(OUT, 'result'), 1);
     return;
   }

@@ -141,6 +141,36 @@ check('raw files from guests whose emulation charged the host\'s holds different
   assert.ok(!fs.existsSync(path.join(dir, 'results.json')), 'results.json written');
 });
 
+check('a run or job is disturbed when CPU 0 was busy or the host held CPU 1 over its bound; an unrecorded hold is not judged', () => {
+  const { disturbance, HELD_MAX, CPU0_BUSY_MAX } = require('./cpu1');
+  assert.strictEqual(HELD_MAX, 0.10);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.03 }), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: null }), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02 }), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: HELD_MAX }), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.17 }), ['CPU 1 held by the host 17.0% (over 10%)']);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: CPU0_BUSY_MAX + 0.01, held: 0.17 }),
+    ['CPU 0 busy 11.0% (over 10%)', 'CPU 1 held by the host 17.0% (over 10%)']);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: NaN }), ['CPU 0 busy NaN% (over 10%)'], 'an unmeasured CPU 0 is disturbed');
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.05 }, { heldMax: 0.04 }), ['CPU 1 held by the host 5.0% (over 4%)']);
+});
+// A raw.json with a run the host held (as driver.js marks it): analyze.js
+// fails and names the run and why.
+check('a run the host held over its bound fails the analysis, named with why; nothing written', () => {
+  const dir = path.join(tmp, 'held-run');
+  fs.mkdirSync(dir);
+  const runs = committed.runs.map((r, i) => (i === 3 ? { ...r, held: 0.17, disturbed: true, disturbedBy: ['CPU 1 held by the host 17.0% (over 10%)'] } : r));
+  const f = path.join(dir, 'raw.json.gz');
+  fs.writeFileSync(f, zlib.gzipSync(JSON.stringify({ ...committed, heldMax: 0.10, runs })));
+  const r = spawnSync(process.execPath, [path.join(__dirname, 'analyze.js'), f, dir],
+    { encoding: 'utf8', env: { ...process.env, EXPERIMENT_BOOTSTRAP: '100' } });
+  assert.strictEqual(r.status, 1, `exit ${r.status}: ${r.stderr}`);
+  const r3 = committed.runs[3];
+  assert.match(r.stderr, /or the host held CPU 1 over 10% of it/);
+  assert.ok(r.stderr.includes(`${r3.phase} ${r3.service} ${r3.policy} rep ${r3.rep}: CPU 1 held by the host 17.0% (over 10%)`), r.stderr);
+  assert.ok(!fs.existsSync(path.join(dir, 'results.json')), 'results.json written');
+});
+
 const bad = analyse('bad', 'median');
 check('a design with another verdict: refused, with what to write, and nothing written', () => {
   assert.strictEqual(bad.status, 1, `exit ${bad.status}`);
