@@ -210,12 +210,13 @@ if (d.overload.length) {
     console.log(`   the loop's waits with eventboost on, per run: ${qs.map((q) => q.waits).join(', ')}; ` +
       `a boost kept through: ${qs.map((q) => q.keptThroughWaits).join(', ')}`);
   }
-  // Both sides saturated, the throughput's change is their busy cycles'
-  // ratio (the clock: 4.0/2.6, +53.8%) times this ratio, so it lies above
-  // 1/f where an off run did more work a request than its on run.  Under
-  // TCG the same code ran slower, in host time, at the emulated slow clock
-  // (docs/evidence/2026-11-26-drift-pilot, finding 3), and the cycles count
-  // that as work (docs/evidence/2026-12-05-demo-corrected).
+  // By construction a pair's on/off throughput is its busy cycles' ratio
+  // (about the clock, 4.0/2.6, when both sides are busy alike, as when
+  // saturated) times this ratio: where it is above 1x the off run took more
+  // cycles a request.  Why is not shown; a candidate: in slow spells TCG
+  // runs the same code slower, in host time, at the emulated slow clock
+  // (docs/evidence/2026-11-26-drift-pilot, finding 3; and
+  // docs/evidence/2026-12-05-demo-corrected).
   const overloadWork = (r) => runCycles(r) / (r.rps * d.overloadSecs);
   const positive = (x) => Number.isFinite(x) && x > 0;
   if (d.overload.every((p) => positive(overloadWork(p.on)) && positive(overloadWork(p.off)))) {

@@ -59,7 +59,8 @@ for (const dir of process.argv.slice(2)) {
   console.log(`${path.basename(dir)}: capacity ${d.capacity.toFixed(1)}/s`);
   console.log(`  overload throughput, on vs off (95% interval alone): ${change(d.overload, rps)}; ` +
     `pairs ${d.overload.map((p) => pct(p.on.rps / p.off.rps - 1)).join(', ')}`);
-  console.log(`  the same over unheld time: ${change(d.overload, unheldRps)}`);
+  console.log(`  the same over unheld time: ${change(d.overload, unheldRps)}; ` +
+    `pairs ${d.overload.map((p) => pct(unheldRps(p.on) / unheldRps(p.off) - 1)).join(', ')}`);
   console.log(`  held: open loop ${heldBySide(d.service, ['off', 'gov', 'on'])}; overload ${heldBySide(d.overload, ['off', 'on'])}`);
   console.log(`  overload pair 1 off run's work a request: ${(work(d, d.overload[0].off) / (later.reduce((a, x) => a + x, 0) / later.length)).toFixed(2)}x the later pairs' off runs`);
 }
