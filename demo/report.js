@@ -29,7 +29,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { pairedChange, describe, changesPrinted, familyLevel } = require('./compare');
 // CPU 1's cycles (busy time at each clock x the clock).
-const { cycles, disturbance } = require('../experiment/cpu1');
+const { cycles, disturbance, heldShare } = require('../experiment/cpu1');
 
 const dir = process.argv[2];
 const d = JSON.parse(fs.readFileSync(path.join(dir, 'demo.json'), 'utf8'));
@@ -258,11 +258,11 @@ if (host) {
   const sides = (p) => ['off', 'on', 'gov'].filter((s) => p[s]);
   const busy0 = all.flatMap((p) => sides(p).map((s) => p[s].cpu0Busy));
   const judged = d.heldMax !== undefined;
-  const held = (r) => (judged && Number.isFinite(heldNs(r)) && r.wallMs ? heldNs(r) / 1e6 / r.wallMs : null);
+  const held = (r) => (judged ? heldShare(heldNs(r), r.wallMs) : null);
   for (const kind of ['service', 'overload']) {
     d[kind].forEach((p, i) => {
       for (const s of sides(p)) {
-        const why = disturbance({ cpu0Busy: p[s].cpu0Busy, held: held(p[s]) }, { cpu0BusyMax: d.cpu0BusyMax, heldMax: d.heldMax });
+        const why = disturbance({ cpu0Busy: p[s].cpu0Busy, held: held(p[s]) }, { cpu0BusyMax: d.cpu0BusyMax, heldMax: judged ? d.heldMax : null });
         if (why.length) disturbed.push(`${kind} ${i + 1}/${d.reps} eventboost ${s}: ${why.join(', ')}`);
       }
     });
@@ -272,7 +272,7 @@ if (host) {
   if (judged) {
     console.log(helds.every((x) => x !== null)
       ? `CPU 1 held by the host ${range(helds.map((x) => 100 * x))}% of each run (a run above ${100 * d.heldMax}% fails the demo)`
-      : 'CPU 1 held by the host: not counted (a test driver without emulate_held_us, or loaded with 0)');
+      : `CPU 1 held by the host: not counted in ${helds.filter((x) => x === null).length} of ${helds.length} runs (a test driver without emulate_held_us, or loaded with 0), not judged there`);
   }
 }
 console.log(`hint -> frequency applied: p50 <= ${st.kernel.latencyP50Us} us, p99 <= ${st.kernel.latencyP99Us} us ` +

@@ -43,6 +43,13 @@ for (const f of rawFiles.slice(1)) {
       process.exit(1);
     }
   }
+  // Judged by the same bound on the host's holds (none before 2026-12-05
+  // or in a QUICK run: alike).
+  if ((more.heldMax ?? null) !== (raw.heldMax ?? null)) {
+    console.error(`analyze: ${f}'s runs were judged by a bound on the host's holds of CPU 1 of ${more.heldMax ?? 'none'}, ` +
+      `${rawFiles[0]}'s by ${raw.heldMax ?? 'none'}: not one design`);
+    process.exit(1);
+  }
   const differs = testbedDifference(more, `${f}'s`, raw, `${rawFiles[0]}'s`);
   if (differs) {
     console.error(`analyze: ${differs.what}: not one testbed (${differs.doc})`);

@@ -20,6 +20,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const { WARM_UP, firstMeasured } = require('./order');
+const { disturbance, HELD_MAX, CPU0_BUSY_MAX } = require('./cpu1');
 
 const args = process.argv.slice(2);
 const file = args.shift();
@@ -140,9 +141,15 @@ if (fs.existsSync(rawFile)) {
   check(raw.guest && raw.guest.heldUs === 500,
     `the testbed's emulation took a timer 500 us late or more as the host's hold, not charged (emulate_held_us; ${JSON.stringify(raw.guest)})`);
   const jobs = raw.calibrations.flatMap((b) => b.pairs.flatMap((x) => [x.full, x.slow]));
-  check(raw.heldMax === 0.1 && [...raw.runs, ...jobs].every((r) => Number.isFinite(r.held) && r.held >= 0),
-    `every run and calibration job records the share of its time the host held CPU 1, judged against heldMax 10% (heldMax ${raw.heldMax}; ` +
-    `runs ${raw.runs.map((r) => r.held).join(', ')})`);
+  check([...raw.runs, ...jobs].every((r) => Number.isFinite(r.held) && r.held >= 0),
+    `every run and calibration job records the share of its time the host held CPU 1 (runs ${raw.runs.map((r) => r.held).join(', ')}; ` +
+    `jobs ${jobs.map((r) => r.held).join(', ')})`);
+  // Judged by cpu1.js's bound, none in a QUICK smoke run (driver.js).
+  const bounds = { cpu0BusyMax: raw.cpu0BusyMax, heldMax: raw.heldMax };
+  check(raw.heldMax === (raw.quick ? null : HELD_MAX) && raw.cpu0BusyMax === CPU0_BUSY_MAX &&
+    raw.runs.every((r) => r.disturbed === disturbance(r, bounds).length > 0) &&
+    raw.calibrations.every((b) => b.pairs.every((x) => !disturbance(x.full, bounds).length && !disturbance(x.slow, bounds).length)),
+    `every run and kept calibration pair was judged by the recorded bounds (CPU 0 ${raw.cpu0BusyMax}, held ${raw.heldMax}${raw.quick ? ', none in a QUICK run' : ''})`);
   const queue = (r) => r.policy.includes('queue'); // every Queue-Boost policy's name says so
   check(raw.runs.every((r) => r.threadCpuNs && r.threadCpuNs.loop > 0 && (queue(r) ? r.threadCpuNs.monitor > 0 : r.threadCpuNs.monitor === 0)),
     `every run splits its server's CPU time by thread, the queue monitor's in the runs with Queue-Boost alone (${

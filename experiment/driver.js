@@ -46,12 +46,21 @@ const { secs: SECS, warmUpSecs: WARM_UP_SECS, rates: RATES } = checkDesign(CONFI
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
-  guestKernel, testbedDifference, activityDelta, HELD_MAX, heldNs, disturbance,
+  guestKernel, testbedDifference, activityDelta, HELD_MAX, readHeldNs, heldShare, disturbance,
 } = require('./cpu1');
 // This guest's kernel, page table isolation and emulate_held_us, as raw.json records it.
 const GUEST = guestKernel();
 const differs = PRIOR && testbedDifference(PRIOR, 'its', { guest: GUEST }, 'this one');
 if (differs) throw new Error(`EXPERIMENT_EXTEND: ${differs.what}: its runs cannot be pooled with these (${differs.doc})`);
+// The bound on the host's holds of CPU 1 this run judges by (cpu1.js):
+// none in a QUICK smoke run, which is not judged (a test never asserts a
+// time), as its testbed check is not.  Recorded as raw.json's heldMax.
+const HELD_BOUND = QUICK ? null : HELD_MAX;
+const BOUNDS = { cpu0BusyMax: CPU0_BUSY_MAX, heldMax: HELD_BOUND };
+if (PRIOR && (PRIOR.heldMax ?? null) !== HELD_BOUND) {
+  throw new Error(`EXPERIMENT_EXTEND: its runs were judged by a bound on the host's holds of CPU 1 of ${PRIOR.heldMax ?? 'none'}, ` +
+    `these by ${HELD_BOUND ?? 'none'}: they cannot be pooled (experiment/cpu1.js, HELD_MAX; extend a run of the same commit and QUICK setting)`);
+}
 const agent = require('./agent-client').agentFrom('EXPERIMENT_AGENT', 'scripts/experiment.sh');
 const { repetitionOrder, WARM_UP } = require('./order');
 
@@ -359,15 +368,15 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     const t0 = timeInState();
     const th0 = threadsCpuNs(srv.child.pid);
     const i0 = idleUs(0);
-    const hd0 = heldNs();
+    const hd0 = readHeldNs(GUEST);
     const w0 = Date.now();
     const lg = await openLoop(srv, rate, seed, secs);
     const wall = (Date.now() - w0) / 1000;
     const cpu0Busy = 1 - (idleUs(0) - i0) / 1e6 / wall;
-    const hd1 = heldNs();
+    const hd1 = readHeldNs(GUEST);
     // The host's holds of CPU 1, a share of the wall time (null where the
     // driver does not count them).
-    const held = hd0 === null || hd1 === null ? null : (hd1 - hd0) / 1e9 / wall;
+    const held = hd0 === null || hd1 === null ? null : heldShare(hd1 - hd0, wall * 1000);
     const th1 = threadsCpuNs(srv.child.pid);
     const b1 = busy(), t1 = timeInState();
     const own1 = get(srv.controlPort, '/stats').hints;
@@ -436,7 +445,7 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     cpu0Busy: Math.round(m.cpu0Busy * 1e4) / 1e4,
     // The host's holds of CPU 1, a share of the run's wall time (from
     // 2026-12-05; null where the driver does not count them).
-    held: m.held === null ? null : Math.round(m.held * 1e4) / 1e4,
+    held: m.held,
     // The hints this run saw: sent by the run's own server while the
     // kernel counted (from 2026-12-03: before, the edges too), by the
     // service's other servers, and counted by the kernel on CPU 1; edge:
@@ -456,7 +465,7 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     contaminated.push(`${svc.name} ${p.name} (${ph.name}): ${JSON.stringify(r.seen)} hints`);
   }
   // Measured again (measured()) if CPU 0 was busy or the host held CPU 1.
-  r.disturbedBy = disturbance(r);
+  r.disturbedBy = disturbance(r, BOUNDS);
   r.disturbed = r.disturbedBy.length > 0;
   return r;
 }
@@ -545,9 +554,11 @@ async function timedJob(p) {
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu0Busy = 1 - (idleUs(0) - i0) / 1e3 / ms;
   const b = busy();
-  // Diagnosis only (what else CPU 1 did); the verdict reads ms alone.
+  // What else CPU 1 did: diagnosis, but for its held time, which (as
+  // CPU 0's busy share) decides whether the pair is kept (calibrate());
+  // the block's verdict reads ms alone.
   const cpu1 = activityDelta(a0, cpu1Activity());
-  const held = cpu1.heldNs === undefined ? null : Math.round(cpu1.heldNs / 1e6 / ms * 1e4) / 1e4;
+  const held = GUEST.heldUs > 0 ? heldShare(cpu1.heldNs, ms) : null;
   return { ms: Math.round(ms * 100) / 100, busyNsByKhz: delta(b0, b), cpu0Busy: Math.round(cpu0Busy * 1e4) / 1e4, held, cpu1 };
 }
 
@@ -564,7 +575,7 @@ async function calibrate(svc, ph, rep, when, attempt) {
     await calibJob();
     for (let tries = 0; block.pairs.length < CALIB_PAIRS && tries < CALIB_TRIES; tries++) {
       const pair = { full: await timedJob(full), slow: await timedJob(slow) };
-      (disturbance(pair.full).length || disturbance(pair.slow).length ? block.discarded : block.pairs).push(pair);
+      (disturbance(pair.full, BOUNDS).length || disturbance(pair.slow, BOUNDS).length ? block.discarded : block.pairs).push(pair);
     }
   });
   // Diagnosis only: what ran during the block beside the job and the
@@ -613,7 +624,7 @@ async function main() {
   const save = () => fs.writeFileSync(path.join(OUT, 'raw.json'), JSON.stringify({
     commits, secs: SECS, warm: WARM, grace: GRACE, warmUpSecs: WARM_UP_SECS, config: CONFIG, quick: QUICK, guest: GUEST,
     reps: new Set(runs.filter((r) => r.phase === 'headline').map((r) => r.rep)).size, skipped, contaminated,
-    disturbed, cpu0BusyMax: CPU0_BUSY_MAX, heldMax: HELD_MAX, calibrations, discarded, runs,
+    disturbed, cpu0BusyMax: CPU0_BUSY_MAX, heldMax: HELD_BOUND, calibrations, discarded, runs,
   }));
   for (const m of skipped) log(`phase ${m}: skipped`);
   const started = Date.now();
@@ -741,8 +752,9 @@ async function main() {
     return;
   }
   if (disturbed.length) {
-    console.error(`experiment: runs during which CPU 0 was busy over ${100 * CPU0_BUSY_MAX}% or the host held CPU 1 over ${100 * HELD_MAX}% ` +
-      `(CPU 1's emulated clock does not hold then; run on a host with a core to spare for QEMU and nothing else busy):\n  ${disturbed.join('\n  ')}`);
+    console.error(`experiment: runs during which CPU 0 was busy over ${100 * CPU0_BUSY_MAX}%` +
+      `${HELD_BOUND === null ? '' : ` or the host held CPU 1 over ${100 * HELD_BOUND}%`} (CPU 1's emulated clock does not hold then; ` +
+      `run on a host with a core to spare for QEMU and nothing else busy: CPU 0's own turns count as holds too):\n  ${disturbed.join('\n  ')}`);
     write(path.join(OUT, 'result'), 1);
     return;
   }

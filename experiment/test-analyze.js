@@ -141,25 +141,36 @@ check('raw files from guests whose emulation charged the host\'s holds different
   assert.ok(!fs.existsSync(path.join(dir, 'results.json')), 'results.json written');
 });
 
-check('a run or job is disturbed when CPU 0 was busy or the host held CPU 1 over its bound; an unrecorded hold is not judged', () => {
-  const { disturbance, HELD_MAX, CPU0_BUSY_MAX } = require('./cpu1');
+check('a run or job is disturbed when CPU 0 was busy or the host held CPU 1 over its bound; an unrecorded hold, or one with no bound, is not judged', () => {
+  const { disturbance, heldShare, HELD_MAX, CPU0_BUSY_MAX } = require('./cpu1');
+  const B = { cpu0BusyMax: CPU0_BUSY_MAX, heldMax: HELD_MAX };
   assert.strictEqual(HELD_MAX, 0.10);
-  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.03 }), []);
-  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: null }), []);
-  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02 }), []);
-  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: HELD_MAX }), []);
-  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.17 }), ['CPU 1 held by the host 17.0% (over 10%)']);
-  assert.deepStrictEqual(disturbance({ cpu0Busy: CPU0_BUSY_MAX + 0.01, held: 0.17 }),
-    ['CPU 0 busy 11.0% (over 10%)', 'CPU 1 held by the host 17.0% (over 10%)']);
-  assert.deepStrictEqual(disturbance({ cpu0Busy: NaN }), ['CPU 0 busy NaN% (over 10%)'], 'an unmeasured CPU 0 is disturbed');
-  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.05 }, { heldMax: 0.04 }), ['CPU 1 held by the host 5.0% (over 4%)']);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.03 }, B), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: null }, B), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02 }, B), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: HELD_MAX }, B), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.17 }, B), ['CPU 1 held by the host 17.00% (over 10%)']);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.1004, held: 0.17 }, B),
+    ['CPU 0 busy 10.04% (over 10%)', 'CPU 1 held by the host 17.00% (over 10%)']);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: NaN }, B), ['CPU 0 busy NaN% (over 10%)'], 'an unmeasured CPU 0 is disturbed');
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.05 }, { cpu0BusyMax: 0.1, heldMax: 0.07 }), []);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.08 }, { cpu0BusyMax: 0.1, heldMax: 0.07 }), ['CPU 1 held by the host 8.00% (over 7%)']);
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.02, held: 0.5 }, { cpu0BusyMax: 0.1, heldMax: null }), [], 'a QUICK run: holds not judged');
+  assert.deepStrictEqual(disturbance({ cpu0Busy: 0.2, held: 0.5 }, { cpu0BusyMax: 0.1, heldMax: null }), ['CPU 0 busy 20.00% (over 10%)']);
+  assert.throws(() => disturbance({ cpu0Busy: 0.02 }), 'bounds must be given');
+  // The share: ns over ms, to 4 decimals; null where either is unknown.
+  assert.strictEqual(heldShare(250e6, 4000), 0.0625);
+  assert.strictEqual(heldShare(0, 4000), 0);
+  assert.strictEqual(heldShare(undefined, 4000), null);
+  assert.strictEqual(heldShare(null, 4000), null);
+  assert.strictEqual(heldShare(1e6, 0), null);
 });
 // A raw.json with a run the host held (as driver.js marks it): analyze.js
 // fails and names the run and why.
 check('a run the host held over its bound fails the analysis, named with why; nothing written', () => {
   const dir = path.join(tmp, 'held-run');
   fs.mkdirSync(dir);
-  const runs = committed.runs.map((r, i) => (i === 3 ? { ...r, held: 0.17, disturbed: true, disturbedBy: ['CPU 1 held by the host 17.0% (over 10%)'] } : r));
+  const runs = committed.runs.map((r, i) => (i === 3 ? { ...r, held: 0.17, disturbed: true, disturbedBy: ['CPU 1 held by the host 17.00% (over 10%)'] } : r));
   const f = path.join(dir, 'raw.json.gz');
   fs.writeFileSync(f, zlib.gzipSync(JSON.stringify({ ...committed, heldMax: 0.10, runs })));
   const r = spawnSync(process.execPath, [path.join(__dirname, 'analyze.js'), f, dir],
@@ -167,7 +178,25 @@ check('a run the host held over its bound fails the analysis, named with why; no
   assert.strictEqual(r.status, 1, `exit ${r.status}: ${r.stderr}`);
   const r3 = committed.runs[3];
   assert.match(r.stderr, /or the host held CPU 1 over 10% of it/);
-  assert.ok(r.stderr.includes(`${r3.phase} ${r3.service} ${r3.policy} rep ${r3.rep}: CPU 1 held by the host 17.0% (over 10%)`), r.stderr);
+  assert.ok(r.stderr.includes(`${r3.phase} ${r3.service} ${r3.policy} rep ${r3.rep}: CPU 1 held by the host 17.00% (over 10%)`), r.stderr);
+  assert.ok(!fs.existsSync(path.join(dir, 'results.json')), 'results.json written');
+});
+
+check('raw files judged by different bounds on the host\'s holds: refused, nothing written', () => {
+  const dir = path.join(tmp, 'held-bound');
+  fs.mkdirSync(dir);
+  const a = path.join(dir, 'a.json.gz');
+  const b = path.join(dir, 'b.json.gz');
+  const held = { ...committed.guest, heldUs: 500 };
+  const services = [...new Set(committed.runs.map((r) => r.service))];
+  const part = (svc, heldMax) => ({ ...committed, guest: held, heldMax, runs: committed.runs.filter((r) => r.service === svc),
+    calibrations: (committed.calibrations || []).filter((c) => c.service === svc) });
+  fs.writeFileSync(a, zlib.gzipSync(JSON.stringify(part(services[0], 0.1))));
+  fs.writeFileSync(b, zlib.gzipSync(JSON.stringify(part(services[1], null))));
+  const r = spawnSync(process.execPath, [path.join(__dirname, 'analyze.js'), a, b, dir],
+    { encoding: 'utf8', env: { ...process.env, EXPERIMENT_BOOTSTRAP: '100' } });
+  assert.strictEqual(r.status, 1, `exit ${r.status}: ${r.stderr}`);
+  assert.match(r.stderr, /b\.json\.gz's runs were judged by a bound on the host's holds of CPU 1 of none, .*a\.json\.gz's by 0\.1: not one design/);
   assert.ok(!fs.existsSync(path.join(dir, 'results.json')), 'results.json written');
 });
 
