@@ -10,9 +10,9 @@
 // EXPERIMENT_AGENT): one QEMU thread runs both vCPUs in turns, and work on
 // CPU 0 would slow CPU 1 at a rate unrelated to its clock.  A run that must
 // see no hints and saw some fails the experiment; so does one during which
-// CPU 0 was busy more than CPU0_BUSY_MAX of the time, or the host held
-// CPU 1 more than HELD_MAX of it, once two more tries were no better
-// (measured()).  Writes OUT/raw.json.
+// CPU 0 was busy more than CPU0_BUSY_MAX of the time, or (but in a QUICK
+// run) the host held CPU 1 more than HELD_MAX of it, once two more tries
+// were no better (measured()).  Writes OUT/raw.json.
 //   EXPERIMENT_AGENT=HOST:PORT node driver.js OUT
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -593,8 +593,9 @@ async function calibrate(svc, ph, rep, when, attempt) {
 }
 
 // A run during which CPU 0 was busy over CPU0_BUSY_MAX, or the host held
-// CPU 1 over HELD_MAX (cpu1.js, disturbance()), is measured again, up to twice (the same arrivals): a passing spell on the host must not
-// void hours of runs.  The discarded ones stay in raw.json (discarded);
+// CPU 1 over HELD_MAX (cpu1.js, disturbance(); not in a QUICK run), is
+// measured again, up to twice (the same arrivals): a passing spell on the
+// host must not void hours of runs.  The discarded ones stay in raw.json (discarded);
 // one still disturbed on its third try fails the experiment.
 async function measured(svc, p, rate, ph, seed, discarded) {
   for (let attempt = 1; ; attempt++) {
