@@ -105,7 +105,9 @@ const runCycles = (r) => cycles(r.busyNsByKhz || {});
 const heldNs = (r) => (d.guest && d.guest.heldUs > 0 && r.cpu1 ? r.cpu1.heldNs || 0 : null);
 const heldRow = (pairs) => (pairs.every((p) => sidesOf(pairs).every((s) => p[s].wallMs && Number.isFinite(heldNs(p[s]))))
   ? [['CPU 1 held by host (%)', (runs) => mean(runs.map((r) => heldNs(r) / 1e4 / r.wallMs))]] : []);
-const answered = (r) => r.raw.length - r.censored - (r.errors || 0);
+// Requests answered: an open-loop run's, counted; an overload run's, wrk's
+// rate over the run (as driver.js counts them for its warm-up rule).
+const answered = (r) => (r.raw ? r.raw.length - r.censored - (r.errors || 0) : r.rps * d.overloadSecs);
 const work = (r) => runCycles(r) / answered(r);
 const worked = (r) => runCycles(r) > 0 && answered(r) > 0;
 // The warm-up runs before pair 1 (demo.json from 2026-11-28, evening: one
@@ -217,10 +219,8 @@ if (d.overload.length) {
   // runs the same code slower, in host time, at the emulated slow clock
   // (docs/evidence/2026-11-26-drift-pilot, finding 3; and
   // docs/evidence/2026-12-05-demo-corrected).
-  const overloadWork = (r) => runCycles(r) / (r.rps * d.overloadSecs);
-  const positive = (x) => Number.isFinite(x) && x > 0;
-  if (d.overload.every((p) => positive(overloadWork(p.on)) && positive(overloadWork(p.off)))) {
-    console.log(`   CPU 1's work per request (cycles), off against on, per pair: ${d.overload.map((p) => `${(overloadWork(p.off) / overloadWork(p.on)).toFixed(2)}x`).join(', ')}`);
+  if (d.overload.every((p) => worked(p.on) && worked(p.off))) {
+    console.log(`   CPU 1's work per request (cycles), off against on, per pair: ${d.overload.map((p) => `${(work(p.off) / work(p.on)).toFixed(2)}x`).join(', ')}`);
   }
   console.log('   eventboost on vs off:');
   compare(d.overload, meanOf('rps'), 'throughput', false);
