@@ -100,7 +100,7 @@ out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
 expect_start "check-node.sh wants the headers" "1:setup: Node v20.20.2 has no headers beside it" "$rc:$out"
 
 # make demo refuses a bad count before it installs or builds anything.
-for v in DEMO_REPS=0 DEMO_SECONDS=010 DEMO_CONNECTIONS=x DEMO_REPS=-1; do
+for v in DEMO_REPS=0 DEMO_SECONDS=010 DEMO_CONNECTIONS=x DEMO_REPS=-1 DEMO_OVERLOAD_REPS=0 DEMO_OVERLOAD_REPS=8x; do
 	# (timeout: were the check to let one through, no demo runs here)
 	out=$(env "$v" timeout 10 scripts/demo.sh 2>&1); rc=$?
 	expect "make demo refuses $v" \
