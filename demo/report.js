@@ -116,15 +116,20 @@ const worked = (r) => runCycles(r) > 0 && answered(r) > 0;
 const warmUps = (kind) => [].concat((d.warmUp || {})[kind] || []);
 
 const host = d.testbed === 'host';
-// The overload's pairs (demo.json's overloadReps, from 2026-12-05; before,
-// DEMO_REPS set both loads').
-const overloadReps = d.overloadReps === undefined ? d.reps : d.overloadReps;
+// The pairs each load ran (DEMO_REPS the open loop's; DEMO_OVERLOAD_REPS,
+// from 2026-12-05, the overload's; before, DEMO_REPS both), none for a load
+// DEMO_KINDS left out.
+const loadsRan = [['the open loop', d.service.length, 'open-loop'], ['the overload', d.overload.length, 'overload']].filter(([, n]) => n);
+const pairsRan = loadsRan.length === 2 && loadsRan[0][1] === loadsRan[1][1] ? `${loadsRan[0][1]} pairs of runs per load`
+  : loadsRan.map(([, n, what], i) => (i ? `${n} of ${what}` : `${n} pairs of ${what} runs`)).join(' and ');
+const oddLoads = loadsRan.filter(([, n]) => n % 2).map(([name]) => name);
+const oddNote = !oddLoads.length ? '' : pairsRan.endsWith('per load') ? ' (an odd count: the last pair unbalanced)'
+  : ` (an odd count: ${oddLoads.map((name) => `${name}'s`).join(' and ')} last pair unbalanced)`;
 if (host) {
   console.log('\n=== The demo service under load (all of it on CPU 1, the load from the host, CPU 0 idle; emulated DVFS:');
   const order = d.sideOrder !== 'williams-mirror' ? 'their sides in an order rotated by pair'
-    : `their sides in a Williams row, then its mirror${d.reps % 2 || overloadReps % 2 ? ' (an odd count: the last pair unbalanced)' : ''}`;
-  const pairs = overloadReps === d.reps ? `${d.reps} pairs of runs per load` : `${d.reps} pairs of open-loop runs and ${overloadReps} of overload`;
-  console.log(`    base 2.6 GHz, boost 4.0 GHz; ${pairs}, ${order}` +
+    : `their sides in a Williams row, then its mirror${oddNote}`;
+  console.log(`    base 2.6 GHz, boost 4.0 GHz; ${pairsRan}, ${order}` +
     `${d.service.length && d.service.every((p) => p.gov) ? ";\n    the open loop's with a third side, eventboost's governor alone" : ''})`);
 } else {
   console.log('\n=== The demo service under load (its event loop on CPU 1; emulated DVFS: base 2.6 GHz, boost 4.0 GHz;');
@@ -267,7 +272,7 @@ if (host) {
     d[kind].forEach((p, i) => {
       for (const s of sides(p)) {
         const why = disturbance({ cpu0Busy: p[s].cpu0Busy, held: held(p[s]) }, { cpu0BusyMax: d.cpu0BusyMax, heldMax: judged ? d.heldMax : null });
-        if (why.length) disturbed.push(`${kind} ${i + 1}/${kind === 'overload' ? overloadReps : d.reps} eventboost ${s}: ${why.join(', ')}`);
+        if (why.length) disturbed.push(`${kind} ${i + 1}/${d[kind].length} eventboost ${s}: ${why.join(', ')}`);
       }
     });
   }

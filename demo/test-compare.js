@@ -207,8 +207,13 @@ test('report.js reprints the committed demo-check and quoted runs as printed, th
     const gz = path.join(src, 'demo.json.gz');
     fs.writeFileSync(path.join(dir, 'demo.json'), fs.existsSync(gz) ? zlib.gunzipSync(fs.readFileSync(gz)) : fs.readFileSync(path.join(src, 'demo.json')));
     const out = execFileSync(process.execPath, [path.join(__dirname, 'report.js'), dir], { encoding: 'utf8' });
+    const overloadOnly = JSON.parse(fs.readFileSync(path.join(dir, 'demo.json'), 'utf8')).service.length === 0;
     fs.rmSync(dir, { recursive: true, force: true });
-    const printed = fs.readFileSync(path.join(src, 'printed.txt'), 'utf8');
+    let printed = fs.readFileSync(path.join(src, 'printed.txt'), 'utf8');
+    // A demo of the overload alone (the demo check's) was headed "pairs of
+    // runs per load" until its header counted the loads that ran (the test
+    // after the next).
+    if (overloadOnly) printed = printed.replace(/; (\d+) pairs of runs per load,/, '; $1 pairs of overload runs,');
     assert.match(section(printed), /CPU 1 held by host \(%\)/, `${run}: printed.txt has no held row`);
     // But for the overload's work line, added after them (the next test).
     const added = /\n   CPU 1's work per request \(cycles\), off against on, per pair: [^\n]*/;
@@ -275,6 +280,30 @@ test('a run the host held over heldMax fails the demo, named; the same demo with
   const uncounted = report({ ...held, guest: { ...held.guest, heldUs: 0 } });
   assert.equal(uncounted.status, 0, uncounted.stderr);
   assert.match(uncounted.stdout, /CPU 1 held by the host: not counted in 20 of 20 runs .*not judged there/);
+});
+
+// The header says how many pairs each load ran (DEMO_REPS the open loop's,
+// DEMO_OVERLOAD_REPS the overload's since 2026-12-05), and of a demo of
+// one load (DEMO_KINDS) only that load; an odd count names its load.
+test("the report's header counts the pairs each load ran", () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { execFileSync } = require('node:child_process');
+  const d = JSON.parse(fs.readFileSync(path.join(__dirname, 'runs', '2026-12-05-c-1', 'demo.json'), 'utf8'));
+  const header = (demo) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-header-'));
+    fs.writeFileSync(path.join(dir, 'demo.json'), JSON.stringify(demo));
+    const out = execFileSync(process.execPath, [path.join(__dirname, 'report.js'), dir], { encoding: 'utf8' });
+    fs.rmSync(dir, { recursive: true, force: true });
+    return out.split('\n')[2];
+  };
+  assert.match(header(d), /; 4 pairs of runs per load, their sides in a Williams row, then its mirror;$/);
+  const ten = [...d.overload, ...d.overload, ...d.overload.slice(0, 2)];
+  assert.match(header({ ...d, overloadReps: 10, overload: ten }), /; 4 pairs of open-loop runs and 10 of overload, their sides in a Williams row, then its mirror;$/);
+  assert.match(header({ ...d, overloadReps: 10, overload: [] }), /; 4 pairs of open-loop runs, their sides in a Williams row, then its mirror;$/);
+  assert.match(header({ ...d, overloadReps: 3, service: [], overload: d.overload.slice(0, 3) }),
+    /; 3 pairs of overload runs, their sides in a Williams row, then its mirror \(an odd count: the overload's last pair unbalanced\)\)$/);
 });
 
 process.exit(failed ? 1 : 0);
