@@ -60,10 +60,13 @@ const REPS = Number(process.env.DEMO_REPS || 4);
 // with eventboost on in 11 of the 12 pairs of that morning's three demos,
 // was resolved in none of them: at the report's 99.4% a t interval reaches
 // 6.9 standard errors each side at 4 pairs (3.5 at 10), and those pairs'
-// log ratios had an SD of 0.27.  Drawing from them, 10 pairs resolve it in
-// 82-88% of demos, 8 in 62-69%, 4 in 9-11%, for some 6 more minutes
-// (docs/evidence/2026-12-05-demo-overload10/).  The open loop keeps 4:
-// nothing in it was resolved at 4 pairs, and 10 would not change that.
+// log ratios had an SD of 0.27.  Simulated demos of pairs like those (a
+// normal model, and pairs drawn from the three demos pooled) resolve it in
+// 82-88% at 10 pairs, 62-69% at 8, 9-11% at 4, for some 6 more minutes;
+// drawn from each demo's own pairs, in 27-100% at 10
+// (docs/evidence/2026-12-05-demo-overload10/, its addendum).  The open loop
+// keeps 4: its p99 change, on against off, would need some 44 pairs for
+// even odds of a direction (docs/measurements.md, 2026-12-03's estimate).
 const OVERLOAD_REPS = Number(process.env.DEMO_OVERLOAD_REPS || 10);
 const repsOf = (kind) => (kind === 'overload' ? OVERLOAD_REPS : REPS);
 const LOAD = Number(process.env.DEMO_LOAD || 0.6);
@@ -80,8 +83,8 @@ if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`DEMO_CON
 // them through): DEMO_ARMS sets the sides of both loads, DEMO_KINDS the
 // loads to run (default both).  Their order in a pair: a row of a Williams
 // design and then its mirror (experiment/order.js's sideOrder), so that an
-// even DEMO_REPS runs every two sides in either order equally often (their
-// positions balance over 6 pairs); until 2026-12-04 a rotation, which over
+// even DEMO_REPS or DEMO_OVERLOAD_REPS runs every two sides in either order
+// equally often (their positions balance over 6 pairs); until 2026-12-04 a rotation, which over
 // 4 pairs ran gov before on, and off before gov, in 3 of them.
 const KINDS = (process.env.DEMO_KINDS || 'service,overload').split(',');
 const ARMS = process.env.DEMO_ARMS ? process.env.DEMO_ARMS.split(',') : null;

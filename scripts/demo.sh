@@ -8,7 +8,7 @@
 # (demo/driver.js says why 10).  DEMO_SECONDS sets an open-loop run's length
 # (default 20; the overload's is 1.5 times it).  Then the service's tail
 # profile, on the host (demo/profile-host.js).  About 20 minutes in all on
-# an otherwise idle 2-core host (14-16 with 4 overload pairs: 821-951 s,
+# an otherwise idle 2-core host (13.7-15.9 with 4 overload pairs: 821-951 s,
 # 2026-12-01 to 2026-12-05).  It needs host ports 18089 (the load agent;
 # DEMO_AGENT_PORT moves it), 18080 and 18081 (DEMO_PROFILE_PORT) free.
 set -uo pipefail

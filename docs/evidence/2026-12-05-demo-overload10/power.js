@@ -1,5 +1,5 @@
 'use strict';
-// The plan's power estimate (2026-12-05, before any run at 8 overload
+// The plan's power estimate (2026-12-05, before any run at 10 overload
 // pairs): how often a demo of N overload pairs resolves the overload's
 // throughput higher and p99 lower, at the report's simultaneous level (a
 // family of 8, each interval at 99.375%, demo/compare.js), for pairs like
