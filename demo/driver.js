@@ -84,8 +84,9 @@ if (!Number.isInteger(CONNECTIONS) || CONNECTIONS < 1) throw new Error(`DEMO_CON
 // loads to run (default both).  Their order in a pair: a row of a Williams
 // design and then its mirror (experiment/order.js's sideOrder), so that an
 // even DEMO_REPS or DEMO_OVERLOAD_REPS runs every two sides in either order
-// equally often (their positions balance over 6 pairs); until 2026-12-04 a rotation, which over
-// 4 pairs ran gov before on, and off before gov, in 3 of them.
+// equally often (their positions balance over 6 pairs); until 2026-12-04
+// a rotation, which over 4 pairs ran gov before on, and off before gov, in
+// 3 of them.
 const KINDS = (process.env.DEMO_KINDS || 'service,overload').split(',');
 const ARMS = process.env.DEMO_ARMS ? process.env.DEMO_ARMS.split(',') : null;
 const armsOf = (kind) => ARMS || (kind === 'service' ? ['off', 'gov', 'on'] : ['off', 'on']);
