@@ -208,9 +208,10 @@ test('report.js reprints the committed demo-check and quoted runs as printed, th
     const run = path.basename(src);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-reprint-'));
     const gz = path.join(src, 'demo.json.gz');
-    fs.writeFileSync(path.join(dir, 'demo.json'), fs.existsSync(gz) ? zlib.gunzipSync(fs.readFileSync(gz)) : fs.readFileSync(path.join(src, 'demo.json')));
+    const json = fs.existsSync(gz) ? zlib.gunzipSync(fs.readFileSync(gz)) : fs.readFileSync(path.join(src, 'demo.json'));
+    fs.writeFileSync(path.join(dir, 'demo.json'), json);
     const out = execFileSync(process.execPath, [path.join(__dirname, 'report.js'), dir], { encoding: 'utf8' });
-    const overloadOnly = JSON.parse(fs.readFileSync(path.join(dir, 'demo.json'), 'utf8')).service.length === 0;
+    const overloadOnly = JSON.parse(json).service.length === 0;
     fs.rmSync(dir, { recursive: true, force: true });
     let printed = fs.readFileSync(path.join(src, 'printed.txt'), 'utf8');
     // A demo of the overload alone (the demo check's) was headed "pairs of
