@@ -14,8 +14,12 @@
 // policy); every repetition was calibrated before and after (the
 // testbed check's job at both clocks); and raw.json.gz beside it must
 // reproduce every case's percentiles, and analyze.js on it every figure.
-// --reps N: every case pools N repetitions (an extended run's).
-//   node check-results.js RESULTS.json [--reps N] POLICY...
+// It checks a full run's results too (make experiment's design: several
+// services, no oracle): there every eventboost policy's hints must have
+// reached the kernel, as a 90 s run holds major GC cycles.
+// --reps N: every case pools N repetitions.  --parts P: raw.json holds P
+// parts, the first run and P - 1 extensions (EXPERIMENT_EXTEND; default 1).
+//   node check-results.js RESULTS.json [--reps N] [--parts P] POLICY...
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
@@ -24,7 +28,10 @@ const { disturbance, HELD_MAX, CPU0_BUSY_MAX } = require('./cpu1');
 
 const args = process.argv.slice(2);
 const file = args.shift();
-const reps = args[0] === '--reps' ? Number(args.splice(0, 2)[1]) : 0;
+const opts = {};
+while (['--reps', '--parts'].includes(args[0])) opts[args[0]] = Number(args.splice(0, 2)[1]);
+const reps = opts['--reps'] || 0;
+const parts = opts['--parts'] || 1;
 const want = args;
 const CERTAIN = 'oracle';
 const res = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -43,21 +50,25 @@ const check = (ok, what) => {
 };
 const fin = (...xs) => xs.every(Number.isFinite);
 for (const policy of ['fixed-2.6', ...want]) {
-  const c = res.cases.find((x) => x.policy === policy && x.phase === 'headline');
-  check(Boolean(c), `${policy}: a case in results.json`);
-  if (!c) continue;
-  check(c.requests > 0 && c.requests === c.expected,
-    `${policy}: all ${c.expected} scheduled requests counted (${c.requests}, ${c.censored} of them censored)`);
-  check(fin(c.p50, c.p99, c.p999) && c.p50 <= c.p99 && c.p99 <= c.p999,
-    `${policy}: percentiles ${c.p50} <= ${c.p99} <= ${c.p999} ms`);
-  check(fin(c.energyRel, c.energyFullRel) && c.energyRel > 0 && c.energyFullRel > 0,
-    `${policy}: energy ${c.energyRel}x of fixed 2.6 GHz, ${c.energyFullRel}x with idle and uncore power`);
-  check(fin(c.workRel) && c.workRel > 0, `${policy}: work ${c.workRel}x of fixed 2.6 GHz`);
-  check(Array.isArray(c.p999ReductionCI) && fin(...c.p999ReductionCI) && c.p999ReductionCI[0] <= c.p999ReductionCI[1],
-    `${policy}: a bootstrap interval for the p99.9 cut ${JSON.stringify(c.p999ReductionCI)}`);
-  if (reps) check(c.n === reps, `${policy}: ${c.n} repetitions pooled (want ${reps})`);
+  const cs = res.cases.filter((x) => x.policy === policy && x.phase === 'headline');
+  check(cs.length > 0, `${policy}: a case in results.json`);
+  for (const c of cs) {
+    const name = cs.length > 1 ? `${policy} (${c.service}, ${c.loadFactor})` : policy;
+    check(c.requests > 0 && c.requests === c.expected,
+      `${name}: all ${c.expected} scheduled requests counted (${c.requests}, ${c.censored} of them censored)`);
+    check(fin(c.p50, c.p99, c.p999) && c.p50 <= c.p99 && c.p99 <= c.p999,
+      `${name}: percentiles ${c.p50} <= ${c.p99} <= ${c.p999} ms`);
+    check(fin(c.energyRel, c.energyFullRel) && c.energyRel > 0 && c.energyFullRel > 0,
+      `${name}: energy ${c.energyRel}x of fixed 2.6 GHz, ${c.energyFullRel}x with idle and uncore power`);
+    check(fin(c.workRel) && c.workRel > 0, `${name}: work ${c.workRel}x of fixed 2.6 GHz`);
+    check(Array.isArray(c.p999ReductionCI) && fin(...c.p999ReductionCI) && c.p999ReductionCI[0] <= c.p999ReductionCI[1],
+      `${name}: a bootstrap interval for the p99.9 cut ${JSON.stringify(c.p999ReductionCI)}`);
+    if (reps) check(c.n === reps, `${name}: ${c.n} repetitions pooled (want ${reps})`);
+  }
+  if (!cs.length) continue;
   if (policy.startsWith('eb-') || policy === CERTAIN) {
-    check(Number.isFinite(c.hintsPerSec) && c.hintsPerSec >= 0, `${policy}: ${c.hintsPerSec} hints/s reached the kernel`);
+    check(cs.every((c) => Number.isFinite(c.hintsPerSec) && c.hintsPerSec >= 0),
+      `${policy}: ${cs.map((c) => c.hintsPerSec).join(', ')} hints/s reached the kernel`);
     // Whatever a short run held, every hint its server sent while the
     // kernel counted reached the kernel: the kernel counts each vote cast
     // and each ended (summed over the run's repetitions; a vote cast in
@@ -74,14 +85,20 @@ for (const policy of ['fixed-2.6', ...want]) {
   }
 }
 // A few seconds of heavy-json need hold neither a major GC cycle nor a
-// backlog (nor more than a scavenge or two), so a run of eventboost's
-// policies may rightly send no hint; the oracle votes through the same
-// package and device (by the timed-vote path, boostFor()) whenever a heavy
-// request is in flight, and in
-// heavy-json every request is heavy: its runs must have reached the kernel.
-check(want.includes(CERTAIN), `${CERTAIN} among the policies (the one whose hints are certain)`);
-const certain = res.cases.find((x) => x.policy === CERTAIN && x.phase === 'headline');
-if (certain) check(certain.hintsPerSec > 0, `${CERTAIN}: its votes reached the kernel (${certain.hintsPerSec} hints/s)`);
+// backlog (nor more than a scavenge or two), so in a QUICK run a run of
+// eventboost's policies may rightly send no hint; the oracle votes through
+// the same package and device (by the timed-vote path, boostFor())
+// whenever a heavy request is in flight, and in heavy-json every request
+// is heavy: its runs must have reached the kernel.  A full run's runs each
+// hold major GC cycles: there every eventboost policy's must have.
+const quick = fs.existsSync(rawFile) ? rawData().quick : true;
+const certainOnes = quick ? [CERTAIN] : want.filter((p) => p.startsWith('eb-') || p === CERTAIN);
+if (quick) check(want.includes(CERTAIN), `${CERTAIN} among the policies (the one whose hints are certain in a QUICK run)`);
+for (const policy of certainOnes) {
+  const cs = res.cases.filter((x) => x.policy === policy && x.phase === 'headline');
+  check(cs.length > 0 && cs.every((c) => c.hintsPerSec > 0),
+    `${policy}: its votes reached the kernel in every case (${cs.map((c) => `${c.service} ${c.hintsPerSec}`).join(', ')} hints/s)`);
+}
 const fixed = res.cases.find((x) => x.policy === 'fixed-2.6' && x.phase === 'headline');
 check(fixed && Math.abs(fixed.energyRel - 1) < 1e-9 && Math.abs(fixed.workRel - 1) < 1e-9,
   'the reference is its own unit of energy and work');
@@ -89,27 +106,42 @@ const o = res.overall.find((x) => x.phase === 'headline' && x.policy === (want[0
 check(o && fin(o.p999Reduction, o.p999ReductionMedian, o.p999ReductionGeomean) && Array.isArray(o.p999ReductionCI),
   'per policy: the mean over cases with its interval, the median and the geometric mean');
 check(Array.isArray(res.published) && !('frontier' in res), 'published figures as context only, no frontier claimed');
-// The paired statistics (paired.js) for every policy run: every
-// repetition paired with the reference's, and without the pairs that held
-// a repetition's first run as many as raw.json.gz's run order leaves
-// (counted here on their own); with 2 repetitions or more, intervals
-// (the p99.9's unless a short run's p99.9 was a censored request's).
+// The paired statistics (paired.js) for every policy run: in each of its
+// cases (service and rate) every repetition paired with the reference's,
+// and without the pairs that held a repetition's first run as many as
+// raw.json.gz's run order leaves (counted here on their own: the first run
+// of a service's repetition); with 2 repetitions or more, intervals (the
+// p99.9's unless a short run's p99.9 was a censored request's).
 for (const policy of want) {
   const p = (res.paired || []).find((x) => x.phase === 'headline' && x.policy === policy);
   const around = (m) => m && fin(m.est, m.lo, m.hi) && m.lo <= m.est && m.est <= m.hi && m.hi > m.lo;
+  // (Counts per case, compared as sets: paired.js orders cases as they ran.)
+  const same = (a, b) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
+  const cases = res.cases.filter((x) => x.policy === policy && x.phase === 'headline').map((c) => `${c.service}|${c.loadFactor}`);
   let firstFree = null;
   if (fs.existsSync(rawFile)) {
     const runs = rawRuns().filter((r) => (r.phase || 'headline') === 'headline');
-    const firstOf = new Map();
-    for (const r of runs) if (!firstOf.has(r.rep)) firstOf.set(r.rep, r.policy);
-    firstFree = [...firstOf.values()].filter((f) => f !== policy && f !== 'fixed-2.6').length;
+    const first = new Set();
+    const seen = new Set();
+    for (const r of runs) {
+      if (!seen.has(`${r.service}|${r.rep}`)) first.add(r);
+      seen.add(`${r.service}|${r.rep}`);
+    }
+    firstFree = cases.map((ck) => {
+      const at = runs.filter((r) => `${r.service}|${r.loadFactor}` === ck);
+      const repsOf = (pol) => new Set(at.filter((r) => r.policy === pol).map((r) => r.rep));
+      const refReps = repsOf('fixed-2.6');
+      return [...repsOf(policy)].filter((rep) => refReps.has(rep) &&
+        !at.some((r) => r.rep === rep && (r.policy === policy || r.policy === 'fixed-2.6') && first.has(r))).length;
+    });
   }
   const n = reps || (p ? p.reps[0] : 0);
-  check(Boolean(p) && fin(p.busyBoosted) && n >= 1 && JSON.stringify(p.reps) === JSON.stringify([n]) &&
-    (firstFree === null || JSON.stringify(p.withoutFirst.reps) === JSON.stringify([firstFree])) &&
+  const wantReps = cases.map(() => n);
+  check(Boolean(p) && fin(p.busyBoosted) && n >= 1 && cases.length > 0 && same(p.reps, wantReps) &&
+    (firstFree === null || same(p.withoutFirst.reps, firstFree)) &&
     (n < 2 || ((around(p.p999) || p.censoredPairs > 0) && around(p.energy) && around(p.work))),
-  `${policy}: paired estimates over ${JSON.stringify(p && p.reps)} repetitions (want [${n}]), ` +
-    `${JSON.stringify(p && p.withoutFirst.reps)} without first runs (want [${firstFree}])${n >= 2 ? ', with t intervals' : ''}`);
+  `${policy}: paired estimates over ${JSON.stringify(p && p.reps)} repetitions (want ${JSON.stringify(wantReps)}), ` +
+    `${JSON.stringify(p && p.withoutFirst.reps)} without first runs (want ${JSON.stringify(firstFree)})${n >= 2 ? ', with t intervals' : ''}`);
 }
 // The targets are judged by the verdict the design names (config.json's
 // verdict, paired.js), and met says that verdict; a paired "met" has both
@@ -133,7 +165,6 @@ if (fs.existsSync(rawFile)) {
   const raw = rawData();
   // The commit each part ran (one, two after an extension), from a git
   // checkout: make check runs in one.
-  const parts = reps || 1;
   check(Array.isArray(raw.commits) && raw.commits.length === parts && raw.commits.every((c) => /^[0-9a-f]{40}(\+changes)?$/.test(c)),
     `raw.json records the commit each of its ${parts} part(s) measured (${JSON.stringify(raw.commits)})`);
   check(raw.guest && raw.guest.pti === 'off',

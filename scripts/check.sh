@@ -130,7 +130,7 @@ if xp scripts/experiment.sh > build/experiment-check.log 2>&1 &&
 	node experiment/check-results.js build/experiment-check/results.json oracle eb-gc+queue &&
 	xp EXPERIMENT_EXTEND=build/experiment-check/raw.json \
 		scripts/experiment.sh >> build/experiment-check.log 2>&1 &&
-	node experiment/check-results.js build/experiment-check/results.json --reps 2 oracle eb-gc+queue; then
+	node experiment/check-results.js build/experiment-check/results.json --reps 2 --parts 2 oracle eb-gc+queue; then
 	results+=("PASS experiment pipeline")
 else
 	tail -30 build/experiment-check.log
