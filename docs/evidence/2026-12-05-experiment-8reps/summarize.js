@@ -21,7 +21,8 @@ for (const t of res.targets) {
   const p = res.paired.find((q) => q.phase === 'headline' && q.policy === t.policy);
   const c = cut(p.p999), e = ratio(p.energy), pr = ratio(p.price), w = ratio(p.work);
   const v = t.paired;
-  const said = v.verdict === 'unresolved' ? `unresolved (cut ${v.cut}, energy ${v.energy})` : v.verdict;
+  const part = (x) => ({ met: 'past the target', missed: 'short of the target', unresolved: 'unresolved' })[x];
+  const said = v.verdict === 'unresolved' ? `unresolved (cut ${part(v.cut)}, energy ${v.energy})` : v.verdict;
   const m = t.measured;
   console.log(`| ${names[t.policy]} | ≥${pc(t.cut)} at ≤${xx(t.energy)} | ${pc(c.x)} [${pc(c.lo)}, ${pc(c.hi)}] | ` +
     `${xx(e.x)} [${xx(e.lo)}, ${xx(e.hi)}] = ${xx(pr.x)} [${xx(pr.lo, 3)}, ${xx(pr.hi, 3)}] × ${xx(w.x)} [${xx(w.lo)}, ${xx(w.hi)}] | ` +
