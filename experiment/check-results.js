@@ -49,8 +49,10 @@ const check = (ok, what) => {
   if (!ok) failed = 1;
 };
 const fin = (...xs) => xs.every(Number.isFinite);
+// A policy's cases (one per service and rate) in the headline phase.
+const headline = (policy) => res.cases.filter((x) => x.policy === policy && x.phase === 'headline');
 for (const policy of ['fixed-2.6', ...want]) {
-  const cs = res.cases.filter((x) => x.policy === policy && x.phase === 'headline');
+  const cs = headline(policy);
   check(cs.length > 0, `${policy}: a case in results.json`);
   for (const c of cs) {
     const name = cs.length > 1 ? `${policy} (${c.service}, ${c.loadFactor})` : policy;
@@ -95,7 +97,7 @@ const quick = fs.existsSync(rawFile) ? rawData().quick : true;
 const certainOnes = quick ? [CERTAIN] : want.filter((p) => p.startsWith('eb-') || p === CERTAIN);
 if (quick) check(want.includes(CERTAIN), `${CERTAIN} among the policies (the one whose hints are certain in a QUICK run)`);
 for (const policy of certainOnes) {
-  const cs = res.cases.filter((x) => x.policy === policy && x.phase === 'headline');
+  const cs = headline(policy);
   check(cs.length > 0 && cs.every((c) => c.hintsPerSec > 0),
     `${policy}: its votes reached the kernel in every case (${cs.map((c) => `${c.service} ${c.hintsPerSec}`).join(', ')} hints/s)`);
 }
@@ -112,12 +114,12 @@ check(Array.isArray(res.published) && !('frontier' in res), 'published figures a
 // raw.json.gz's run order leaves (counted here on their own: the first run
 // of a service's repetition); with 2 repetitions or more, intervals (the
 // p99.9's unless a short run's p99.9 was a censored request's).
+const around = (m) => m && fin(m.est, m.lo, m.hi) && m.lo <= m.est && m.est <= m.hi && m.hi > m.lo;
+// Counts per case, compared as sets: paired.js orders cases as they ran.
+const same = (a, b) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
 for (const policy of want) {
   const p = (res.paired || []).find((x) => x.phase === 'headline' && x.policy === policy);
-  const around = (m) => m && fin(m.est, m.lo, m.hi) && m.lo <= m.est && m.est <= m.hi && m.hi > m.lo;
-  // (Counts per case, compared as sets: paired.js orders cases as they ran.)
-  const same = (a, b) => JSON.stringify([...a].sort()) === JSON.stringify([...b].sort());
-  const cases = res.cases.filter((x) => x.policy === policy && x.phase === 'headline').map((c) => `${c.service}|${c.loadFactor}`);
+  const cases = headline(policy).map((c) => `${c.service}|${c.loadFactor}`);
   let firstFree = null;
   if (fs.existsSync(rawFile)) {
     const runs = rawRuns().filter((r) => (r.phase || 'headline') === 'headline');
