@@ -3,7 +3,8 @@
 # package.json engines, "^20.20 || ^22.23 || ..."), with npm and its headers
 # (bin/../include/node/node.h, what the addon builds against)?  Exit 0 if so;
 # else say what is missing and what to do, exit 1.  Debian 12's own nodejs is
-# 18.19, which the engines refuse: setup-deps.sh does not install it.
+# 18.x, which the engines refuse: setup-node.sh installs Node 20 where there
+# is no Node or only Debian's, and leaves any other Node to the operator.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 engines=$(sed -n 's/.*"engines": *{ *"node": *"\([^"]*\)".*/\1/p' "$top/node-binding/package.json")
@@ -30,7 +31,7 @@ supported() {
 	return 1
 }
 
-todo="install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again"
+todo="install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again, or take this node off PATH: set-up then installs Node 20 itself"
 node=$(command -v node 2>/dev/null)
 if [ -z "$node" ]; then
 	echo "setup: no node on PATH; the Node package needs $engines: $todo" >&2
@@ -38,7 +39,7 @@ if [ -z "$node" ]; then
 fi
 ver=$("$node" --version 2>/dev/null)
 if ! supported "$ver"; then
-	echo "setup: $node is Node ${ver:-of no version}; the Node package needs $engines (Debian 12's nodejs is 18.19): $todo" >&2
+	echo "setup: $node is Node ${ver:-of no version}; the Node package needs $engines (Debian 12's nodejs is 18.x): $todo" >&2
 	exit 1
 fi
 if ! command -v npm >/dev/null 2>&1; then

@@ -15,15 +15,18 @@ want_pkgs=(qemu-system-x86 busybox-static sparse flex bison bc libelf-dev
 	   g++-aarch64-linux-gnu qemu-user
 	   # A service in a container with the device passed in (the guest
 	   # suite's container_test.sh): podman and its OCI runtime.
-	   podman crun conmon catatonit)
+	   podman crun conmon catatonit
+	   # A bare Debian 12 for setup-node.sh's test (test-bare-node.sh).
+	   debootstrap)
 
 newest() { # newest installed-or-available package matching a regex
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
 }
 
 # A Node the package supports, with npm and its headers (the addon builds
-# against them offline): Debian 12's nodejs (18.19) is not one.
-"$(dirname "$0")/check-node.sh" || exit 1
+# against them offline): Debian 12's nodejs (18.x) is not one.  Where there
+# is none, setup-node.sh installs Node 20 from the npm registry.
+"$(dirname "$0")/setup-node.sh" || exit 1
 
 need=()
 for p in "${want_pkgs[@]}"; do

