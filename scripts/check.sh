@@ -50,6 +50,7 @@ step "libeventboost, ebctl, the set-up scripts and the demo's statistics: host t
 make -s userlib || fail=1
 make -s -C userlib test OUT="$top/build/userlib" || fail=1
 scripts/test-scripts.sh || fail=1
+scripts/test-bare-node.sh || fail=1
 node demo/test-compare.js || fail=1
 scripts/test-install.sh "${kernels[1]}" || fail=1
 scripts/test-dkms.sh "${kernels[1]}" "${kernels[3]}" || fail=1

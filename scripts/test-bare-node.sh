@@ -1,0 +1,69 @@
+#!/bin/bash
+# setup-node.sh on a bare Debian 12 (debootstrap's minbase: no Node, no npm),
+# in a chroot: Node 20 with npm and its headers installed from the npm
+# registry, Debian's npm fetched for that and removed again, a second run
+# a no-op.  The chroot takes this machine's apt sources, npm settings and
+# certificate authorities (a registry behind a proxy of its own needs them).
+# About 3 minutes; run as root.  TAP on stdout.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ "$(id -u)" = 0 ] || { echo "test-bare-node.sh: run it as root (debootstrap, chroot)" >&2; exit 1; }
+command -v debootstrap >/dev/null ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
+mirror=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null)
+[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list)
+root=$(mktemp -d -p /var/tmp eb-bare.XXXXXX)
+cleanup() {
+	for m in dev/pts dev proc; do umount "$root/$m" 2>/dev/null; done
+	rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+n=0 fail=0
+check() { # NAME WANT GOT
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then echo "ok $n - $1"; else
+		fail=1; echo "not ok $n - $1"; printf '#   want: %s\n#   got:  %s\n' "$2" "$3"
+	fi
+}
+
+debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.log" 2>&1 ||
+	{ echo "test-bare-node.sh: debootstrap failed (log: $root.log)" >&2; exit 1; }
+rm -f "$root.log"
+# (this machine's sources, not debootstrap's one line beside them; and a
+# root apt's own user can enter)
+chmod 755 "$root"
+rm -f "$root/etc/apt/sources.list"
+cp -a /etc/apt/sources.list.d/. "$root/etc/apt/sources.list.d/"
+[ -e /etc/apt/sources.list ] && cp /etc/apt/sources.list "$root/etc/apt/"
+cp /etc/resolv.conf "$root/etc/"
+for f in /etc/npmrc /root/.npmrc; do [ -e "$f" ] && cp "$f" "$root$f"; done
+# This machine's authorities, kept when the chroot's ca-certificates
+# (which npm brings) rebuilds the bundle.
+mkdir -p "$root/usr/local/share/ca-certificates"
+cp /etc/ssl/certs/ca-certificates.crt "$root/usr/local/share/ca-certificates/host.crt"
+mkdir -p "$root/repo/scripts" "$root/repo/node-binding"
+cp "$top/scripts/check-node.sh" "$top/scripts/setup-node.sh" "$root/repo/scripts/"
+cp "$top/node-binding/package.json" "$root/repo/node-binding/"
+mount -t proc proc "$root/proc" && mount --bind /dev "$root/dev" && mount --bind /dev/pts "$root/dev/pts"
+in_root() {
+	chroot "$root" env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		NODE_EXTRA_CA_CERTS=/usr/local/share/ca-certificates/host.crt bash -c "$1"
+}
+
+check "a bare Debian 12 has no node and no npm" "" "$(in_root 'command -v node npm')"
+out=$(in_root '/repo/scripts/setup-node.sh' 2>&1); rc=$?
+echo "$out" | sed 's/^/# /'
+check "setup-node.sh installs Node 20 there" 0 "$rc"
+check "node and npm on PATH are the ones it installed" \
+	"/usr/local/bin/node /usr/local/lib/eventboost-node/bin/node /usr/local/bin/npm" \
+	"$(in_root 'echo $(command -v node) $(readlink -f /usr/local/bin/node) $(command -v npm)')"
+check "Node 20 with its headers, npm 10" "20 node.h 10" \
+	"$(in_root 'node -p "process.versions.node.split(\".\")[0]"; ls /usr/local/lib/eventboost-node/include/node/node.h | xargs basename; npm --version | cut -d. -f1' 2>&1 | paste -sd' ')"
+check "npm reads the global settings in /etc/npmrc" /etc/npmrc "$(in_root 'npm config get globalconfig')"
+check "check-node.sh accepts it" 0 "$(in_root '/repo/scripts/check-node.sh >/dev/null 2>&1; echo $?')"
+check "Debian's nodejs and npm, installed for the fetch, are gone" "" \
+	"$(in_root "dpkg-query -W -f '\${db:Status-Abbrev} \${Package}\n' nodejs npm 2>/dev/null | awk '\$1 == \"ii\"'")"
+out=$(in_root '/repo/scripts/setup-node.sh' 2>&1); rc=$?
+check "a second run changes nothing and says nothing" "0:" "$rc:$out"
+echo "1..$n"
+exit $fail
