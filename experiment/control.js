@@ -28,7 +28,8 @@
 //             without it, as a real service does)
 //   GET http://127.0.0.1:CONTROL_PORT/stats: the hints this process tried
 //        to send since it started, all sessions summed ({hints, gc,
-//        queue, oracle}): the driver checks that runs which must see no
+//        queue, oracle}, and refused: how many of gc's and queue's the
+//        kernel refused): the driver checks that runs which must see no
 //        hints saw none; and V8's collections since start ({v8gc: {major,
 //        minor, pauseMs}}, from perf_hooks), so that a run says how many GC
 //        cycles it held; and the running session's Queue-Boost options
@@ -98,11 +99,14 @@ http.Server.prototype.emit = function (event, req, res) {
 // Hints this process tried to send: finished sessions plus the running one
 // (counted from its start, whatever the package does with its counters
 // across stop and start).
-const acc = { gc: 0, queue: 0 };
+// refused: of those, the ones the kernel refused (-EBUSY: the budget or the
+// client's share spent), which it does not count as hints (hints.js).
+const acc = { gc: 0, queue: 0, refused: 0 };
 let base = null;
 function sessionCounts() {
   const s = eb.stats();
-  return { gc: s.gc.boosts + s.gc.refused + s.gc.errors, queue: s.queue.boosts + s.queue.refused + s.queue.errors };
+  return { gc: s.gc.boosts + s.gc.refused + s.gc.errors, queue: s.queue.boosts + s.queue.refused + s.queue.errors,
+    refused: s.gc.refused + s.queue.refused };
 }
 // V8's collections: major (mark-compact) and minor (scavenge, minor
 // mark-compact) pauses, and the time in all pauses.
@@ -137,6 +141,7 @@ function counts() {
     const n = sessionCounts();
     c.gc += n.gc - base.gc;
     c.queue += n.queue - base.queue;
+    c.refused += n.refused - base.refused;
   }
   c.hints = c.gc + c.queue + c.oracle;
   return c;
@@ -146,6 +151,7 @@ function stopSession() {
     const n = sessionCounts();
     acc.gc += n.gc - base.gc;
     acc.queue += n.queue - base.queue;
+    acc.refused += n.refused - base.refused;
     base = null;
   }
   if (renew) clearInterval(renew);

@@ -363,7 +363,7 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     // pipeline failed on one, 1 sent, 0 in the kernel.  Both read outside
     // the busy and time-in-state window: the server answers on CPU 1.
     const k0 = kernelStats();
-    const own0 = get(srv.controlPort, '/stats').hints;
+    const s0 = get(srv.controlPort, '/stats');
     const b0 = busy();
     const t0 = timeInState();
     const th0 = threadsCpuNs(srv.child.pid);
@@ -379,8 +379,8 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     const held = hd0 === null || hd1 === null ? null : heldShare(hd1 - hd0, wall * 1000);
     const th1 = threadsCpuNs(srv.child.pid);
     const b1 = busy(), t1 = timeInState();
-    const own1 = get(srv.controlPort, '/stats').hints;
-    return { lg, wall, cpu0Busy, held, b0, t0, k0, own: own1 - own0, b1, t1, k1: kernelStats(),
+    const s1 = get(srv.controlPort, '/stats');
+    return { lg, wall, cpu0Busy, held, b0, t0, k0, own: s1.hints - s0.hints, refused: s1.refused - s0.refused, b1, t1, k1: kernelStats(),
       threads: threadsDelta(srv.child.pid, th0, th1), threadRuns: threadsDelta(srv.child.pid, th0, th1, 'runs'),
       threadPreempted: threadsDelta(srv.child.pid, th0, th1, 'preempted') };
   });
@@ -450,8 +450,10 @@ async function run(svc, p, rate, ph, seed, secs = SECS) {
     // kernel counted (from 2026-12-03: before, the edges too), by the
     // service's other servers, and counted by the kernel on CPU 1; edge:
     // sent by its own server between the policy's start and its end but
-    // outside the kernel's window (from 2026-12-03).
-    seen: { own, edge, others, kernel: kernelHints },
+    // outside the kernel's window (from 2026-12-03); refused: of own, the
+    // ones the kernel refused, which it does not count (from 2026-12-05,
+    // evening; hints.js).
+    seen: { own, refused: m.refused, edge, others, kernel: kernelHints },
     kernel: k0 && k1 ? {
       hints: kernelHints,
       boosts: k1.boosts - k0.boosts, boostedNs: k1.boosted_ns - k0.boosted_ns,

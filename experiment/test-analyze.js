@@ -200,6 +200,24 @@ check('raw files judged by different bounds on the host\'s holds: refused, nothi
   assert.ok(!fs.existsSync(path.join(dir, 'results.json')), 'results.json written');
 });
 
+check('hints reached the kernel: refused ones are sent but not counted there, a failed one fails', () => {
+  const { hintsReachedKernel } = require('./hints');
+  // 6 of 10 refused (a budget), the other 4 cast and ended: 8 in the kernel.
+  assert.deepStrictEqual(hintsReachedKernel([{ own: 6, refused: 4, kernel: 6, edge: 1 }, { own: 4, refused: 2, kernel: 2 }]),
+    { own: 10, refused: 6, kernel: 8, edge: 1, ok: true });
+  // One failed (not refused, not in the kernel): the check fails.
+  assert.strictEqual(hintsReachedKernel([{ own: 10, refused: 6, kernel: 3 }]).ok, false);
+  // A record from before refused was kept: as before, kernel >= own.
+  assert.strictEqual(hintsReachedKernel([{ own: 10, kernel: 10 }]).ok, true);
+  assert.strictEqual(hintsReachedKernel([{ own: 10, kernel: 9 }]).ok, false);
+  // A committed full run, every eventboost policy: every hint reached it.
+  const r8 = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(__dirname, '../docs/evidence/2026-12-05-experiment-8reps/raw.json.gz'))));
+  for (const p of ['eb-gc-marking', 'eb-queue', 'eb-gc-marking+queue']) {
+    const h = hintsReachedKernel(r8.runs.filter((r) => r.policy === p).map((r) => r.seen));
+    assert.ok(h.ok && h.own > 0 && h.refused === 0, `${p}: ${JSON.stringify(h)}`);
+  }
+});
+
 const bad = analyse('bad', 'median');
 check('a design with another verdict: refused, with what to write, and nothing written', () => {
   assert.strictEqual(bad.status, 1, `exit ${bad.status}`);
