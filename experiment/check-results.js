@@ -77,7 +77,7 @@ for (const policy of ['fixed-2.6', ...want]) {
     // (summed over the run's repetitions: hints.js).
     if (fs.existsSync(rawFile)) {
       const h = hintsReachedKernel(rawRuns().filter((r) => r.policy === policy && (r.phase || 'headline') === 'headline').map((r) => r.seen));
-      check(h.ok, `${policy}: the ${h.own} hints its server sent reached the kernel, but the ${h.refused} it refused ` +
+      check(h.ok, `${policy}: the ${h.own} hints its server sent reached the kernel, all but the ${h.refused} refused there ` +
         `(${h.kernel} counted there; ${h.edge} more sent outside its window)`);
     }
   }
