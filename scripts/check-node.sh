@@ -3,7 +3,7 @@
 # package.json engines, "^20.20 || ^22.23 || ..."), with npm and its headers
 # (bin/../include/node/node.h, what the addon builds against)?  Exit 0 if so;
 # else say what is missing and what to do, exit 1.  Debian 12's own nodejs is
-# 18.x, which the engines refuse: setup-node.sh installs Node 20 where there
+# 18.x, which the engines refuse: setup-node.sh installs Node 24 where there
 # is no Node or only Debian's, and leaves any other Node to the operator.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +31,7 @@ supported() {
 	return 1
 }
 
-todo="install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again, or take this node off PATH: set-up then installs Node 20 itself"
+todo="install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again, or take this node off PATH: the set-up, as root, then installs Node 24 itself"
 node=$(command -v node 2>/dev/null)
 if [ -z "$node" ]; then
 	echo "setup: no node on PATH; the Node package needs $engines: $todo" >&2

@@ -17,7 +17,12 @@ step() { echo "==> [$(($(date +%s) - eb_start)) s] $*"; }
 
 eb_setup_deps() {
 	step "dependencies"
-	if [ "$(id -u)" = 0 ]; then scripts/setup-deps.sh; else sudo scripts/setup-deps.sh; fi
+	if [ "$(id -u)" = 0 ]; then scripts/setup-deps.sh; else
+		sudo scripts/setup-deps.sh || return 1
+		# sudo's PATH is not the user's: the Node the rest runs with is
+		# the user's own (nvm's, say), which root's set-up never saw.
+		scripts/check-node.sh
+	fi
 }
 
 eb_kernel() {

