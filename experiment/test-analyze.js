@@ -200,21 +200,23 @@ check('raw files judged by different bounds on the host\'s holds: refused, nothi
   assert.ok(!fs.existsSync(path.join(dir, 'results.json')), 'results.json written');
 });
 
-check('hints reached the kernel: refused ones are sent but not counted there, a failed one fails', () => {
+check('hints reached the kernel: refused ones are sent but not counted there; too few counted fails', () => {
   const { hintsReachedKernel } = require('./hints');
   // 6 of 10 refused (a budget), the other 4 cast and ended: 8 in the kernel.
+  // (The old check, kernel >= own, failed this: 8 < 10.)
   assert.deepStrictEqual(hintsReachedKernel([{ own: 6, refused: 4, kernel: 6, edge: 1 }, { own: 4, refused: 2, kernel: 2 }]),
     { own: 10, refused: 6, kernel: 8, edge: 1, ok: true });
-  // One failed (not refused, not in the kernel): the check fails.
+  // Fewer counted in the kernel than sent and not refused: fails.
   assert.strictEqual(hintsReachedKernel([{ own: 10, refused: 6, kernel: 3 }]).ok, false);
   // A record from before refused was kept: as before, kernel >= own.
   assert.strictEqual(hintsReachedKernel([{ own: 10, kernel: 10 }]).ok, true);
   assert.strictEqual(hintsReachedKernel([{ own: 10, kernel: 9 }]).ok, false);
-  // A committed full run, every eventboost policy: every hint reached it.
+  // A committed full run (before the refused count), every eventboost
+  // policy: it holds there.
   const r8 = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(__dirname, '../docs/evidence/2026-12-05-experiment-8reps/raw.json.gz'))));
   for (const p of ['eb-gc-marking', 'eb-queue', 'eb-gc-marking+queue']) {
     const h = hintsReachedKernel(r8.runs.filter((r) => r.policy === p).map((r) => r.seen));
-    assert.ok(h.ok && h.own > 0 && h.refused === 0, `${p}: ${JSON.stringify(h)}`);
+    assert.ok(h.ok && h.own > 0, `${p}: ${JSON.stringify(h)}`);
   }
 });
 
