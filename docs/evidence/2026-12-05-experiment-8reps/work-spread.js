@@ -10,12 +10,13 @@ const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
 const { energyMj } = require(path.join(__dirname, '../../../experiment/power-model.js'));
+const { mean, median, variance } = require(path.join(__dirname, '../../../experiment/stats.js'));
+const cpu1 = require(path.join(__dirname, '../../../experiment/cpu1.js'));
 
 const raw = JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(__dirname, 'raw.json.gz'))).toString());
-const cycles = (r) => Object.entries(r.busyNsByKhz).reduce((a, [khz, ns]) => a + ns * khz / 1e6, 0);
-const mean = (a) => a.reduce((s, v) => s + v, 0) / a.length;
-const sd = (a) => Math.sqrt(a.reduce((s, v) => s + (v - mean(a)) ** 2, 0) / (a.length - 1));
-const median = (a) => { const s = [...a].sort((x, y) => x - y), n = s.length; return n % 2 ? s[n >> 1] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+// (only ratios of cycles are used: cpu1.js's unit, kHz x ns, cancels)
+const cycles = (r) => cpu1.cycles(r.busyNsByKhz);
+const sd = (a) => Math.sqrt(variance(a));
 const corr = (x, y) => {
 	const mx = mean(x), my = mean(y);
 	let sxy = 0, sxx = 0, syy = 0;
@@ -33,11 +34,13 @@ const speedMs = (s, rep, when) => {
 // Each eb- run against its repetition's reference (runs in raw.json are in
 // the order they ran within a repetition).
 const pairs = [];
+const drifts = [];  // each repetition's log(after/before)
 for (const s of services) {
 	for (let rep = 0; rep < 8; rep++) {
 		const rs = raw.runs.filter((r) => r.service === s && r.rep === rep);
 		const iRef = rs.findIndex((r) => r.policy === 'fixed-2.6'), ref = rs[iRef];
 		const drift = Math.log(speedMs(s, rep, 'after') / speedMs(s, rep, 'before'));
+		drifts.push(drift);
 		rs.forEach((r, i) => {
 			if (i === iRef) return;
 			const work = Math.log(cycles(r) / cycles(ref));
@@ -75,8 +78,6 @@ const z = Math.atanh(r2), hw = 1.96 / Math.sqrt(pairs.length - 3);
 console.log(`   predicted SD ${f3(sd(pred))}; correlation with the observed (centred) ratios r = ${r2.toFixed(2)} ` +
 	`(95% ${Math.tanh(z - hw).toFixed(2)} to ${Math.tanh(z + hw).toFixed(2)} were the pairs independent, wider as they are not; ` +
 	`r^2 ${(100 * r2 * r2).toFixed(0)}%, up to ${(100 * Math.tanh(z + hw) ** 2).toFixed(0)}%)`);
-const drifts = [];
-for (const s of services) for (let rep = 0; rep < 8; rep++) drifts.push(Math.log(speedMs(s, rep, 'after') / speedMs(s, rep, 'before')));
 console.log(`   SD of log(after/before) over the 16 repetitions: ${f3(sd(drifts))}`);
 const rm = corr(pairs.map((x) => x.major), centred);
 console.log(`   the difference in major GCs within a pair: r = ${rm.toFixed(2)}`);
