@@ -10,14 +10,7 @@ set -euo pipefail
 cache=${EB_SID_CACHE:-/var/cache/eventboost/sid}
 mkdir -p "$cache/lists/partial" "$cache/cache/archives/partial"
 if [ ! -s "$cache/sources.list" ] || ! grep -q '^deb-src ' "$cache/sources.list"; then
-	uri=$(awk '/^URIs:/ {u = $2} /^Suites:/ && / bookworm( |$)/ {print u; exit}' \
-		/etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-	[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' \
-		/etc/apt/sources.list 2>/dev/null || true)
-	if [ -z "$uri" ]; then
-		echo "error: no Debian archive for bookworm in the system's apt sources" >&2
-		exit 2
-	fi
+	uri=$("$(dirname "$0")/debian-archive.sh") || exit 2
 	key=/usr/share/keyrings/debian-archive-keyring.gpg
 	printf 'deb [signed-by=%s] %s sid main\ndeb-src [signed-by=%s] %s sid main\n' \
 		"$key" "$uri" "$key" "$uri" >"$cache/sources.list"

@@ -12,12 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" = 0 ] || { echo "test-bare-node.sh: run it as root (debootstrap, chroot)" >&2; exit 1; }
 command -v debootstrap >/dev/null ||
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
-# (as sid-apt.sh finds it)
-mirror=$(awk '/^URIs:/ {u = $2} /^Suites:/ && / bookworm( |$)/ {print u; exit}' \
-	/etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
-[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" { i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/) i++; if ($(i + 1 + ($i ~ /\]$/)) == "bookworm") { print $(i + ($i ~ /\]$/)); exit } }' \
-	/etc/apt/sources.list 2>/dev/null || true)
-[ -n "$mirror" ] || { echo "test-bare-node.sh: no Debian archive for bookworm in the system's apt sources" >&2; exit 1; }
+mirror=$("$top/scripts/debian-archive.sh") || exit 1
 root=$(mktemp -d -p /var/tmp eb-bare.XXXXXX)
 cleanup() {
 	for m in dev/pts dev proc; do
