@@ -93,9 +93,8 @@ installed_by() { # BEFORE AFTER new|rc
 
 if ! command -v npm >/dev/null 2>&1; then
 	packages >"$tmp/before"
-	[ -n "$(find /var/lib/apt/lists -name '*Packages*' 2>/dev/null | head -1)" ] ||
-		apt-get update -qq
-	# (nothing removed for it; lists too old for the archive: updated once)
+	# (nothing removed for it; no lists, or lists too old for the archive:
+	# updated once)
 	install_npm() { DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" --no-install-recommends --no-remove npm </dev/null >/dev/null; }
 	ok=1
 	install_npm || { apt-get update -qq && install_npm; } || ok=0
