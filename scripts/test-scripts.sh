@@ -161,6 +161,8 @@ case "\$*" in
 *install*npm*) db node-abbrev ii - nodejs
 	if [ -e "$sn/apt-fails" ]; then db nodejs iU -; exit 100; fi
 	db nodejs ii "$sn/debian/bin/node"; db npm ii "$sn/debian/bin/npm"
+	# (an operator's ^C: the signal reaches the script and apt alike)
+	if [ -e "$sn/apt-interrupted" ]; then kill -\$(cat "$sn/apt-interrupted") \$PPID; kill -\$(cat "$sn/apt-interrupted") \$\$; fi
 	printf '#!/bin/sh\necho v18.20.4\n' >"$sn/debian/bin/node"; cp "$sn/bin/npm" "$sn/debian/bin/npm"
 	chmod +x "$sn/debian/bin/"* ;;
 purge*|remove*) shift; for p in "\$@"; do case \$p in -*|DPkg*|Dpkg*) ;; *) out "\$p" ;; esac; done ;;
@@ -238,6 +240,18 @@ expect "setup-node.sh, apt failing, says so and undoes what apt installed" \
 	"1:setup: could not install Debian's npm, which fetches Node 24:apt-get install npm|apt-get install npm|apt-get remove node-abbrev|apt-get purge nodejs:coreutils ii node-abbrev rc" \
 	"$rc:$(echo "$out" | tail -1):$(sn_log):$(sn_db)"
 rm "$sn/apt-fails"
+# Interrupted once apt has installed it (^C, or a kill): undone all the same.
+cp "$sn/db" "$sn/db.start"
+for sig in INT TERM; do
+	cp "$sn/db.start" "$sn/db"
+	echo $sig >"$sn/apt-interrupted"
+	sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+	expect "setup-node.sh, interrupted (SIG$sig) in apt's install, undoes what apt installed" \
+		"apt-get install npm|apt-get remove node-abbrev|apt-get purge nodejs npm:coreutils ii node-abbrev rc::" \
+		"$(sn_log):$(sn_db):$(ls "$sn/prefix" 2>/dev/null):$(ls "$sn/usrlocal" 2>/dev/null)"
+	rm -f "$sn/debian/bin/"*
+done
+rm "$sn/apt-interrupted"
 # The operator's own Node 18 (not Debian's), and NodeSource's nodejs 18:
 # left alone, with what to do.
 printf '#!/bin/sh\necho v18.19.0\n' >"$sn/opt/bin/node" && chmod +x "$sn/opt/bin/node"
