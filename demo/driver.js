@@ -35,8 +35,15 @@ const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, HELD_MAX, g
   require('../experiment/cpu1');
 const agent = require('../experiment/agent-client').agentFrom('DEMO_AGENT', 'scripts/demo.sh');
 const { sideOrder } = require('../experiment/order');
-// The guest's kernel and its emulation's emulate_held_us, as demo.json records it.
+// The guest's kernel, its emulation's emulate_held_us and Node, as demo.json records it.
 const GUEST = guestKernel();
+// The Node the host built the package with (scripts/demo.sh): the guest
+// must measure that one.
+if (process.env.DEMO_NODE && process.env.DEMO_NODE !== process.version) {
+  throw new Error(`the guest runs Node ${process.version} (${process.execPath}), the host set up Node ${process.env.DEMO_NODE}: ` +
+    'the guest looks for node first in the host\'s node\'s directory (scripts/guest.sh), and its own /tmp and /var/cache hide the host\'s: ' +
+    'run with a Node installed elsewhere first on PATH');
+}
 
 const [OUT, SECS_ARG] = process.argv.slice(2);
 // 20 s per open-loop run (decided before the first run on this testbed):

@@ -31,6 +31,12 @@ if (priorFile) {
     refuse(`EXPERIMENT_EXTEND: ${priorFile}`, e.code === 'ENOENT' ? 'no such file (an earlier run\'s raw.json)' : e.message);
   }
 }
+// The guest runs this Node (scripts/guest.sh gives it the host's PATH): a
+// run on another is another testbed (cpu1.js, testbedDifference).
+if (prior && prior.guest && prior.guest.node && prior.guest.node !== process.version) {
+  refuse(`EXPERIMENT_EXTEND: ${priorFile}`, `its guest ran Node ${prior.guest.node}, this one would run ${process.version} ` +
+    `(${process.execPath}): put a Node ${prior.guest.node} first on PATH, or start a new run`);
+}
 try {
   checkDesign(config, prior, process.env);
 } catch (e) {

@@ -19,7 +19,8 @@
 // reached the kernel, as a 90 s run holds major GC cycles.
 // --reps N: every case pools N repetitions.  --parts P: raw.json holds P
 // parts, the first run and P - 1 extensions (EXPERIMENT_EXTEND; default 1).
-//   node check-results.js RESULTS.json [--reps N] [--parts P] POLICY...
+// --node VERSION: the guest ran that Node (the host's: scripts/guest.sh).
+//   node check-results.js RESULTS.json [--reps N] [--parts P] [--node VERSION] POLICY...
 const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
@@ -30,9 +31,9 @@ const { hintsReachedKernel } = require('./hints');
 const args = process.argv.slice(2);
 const file = args.shift();
 const opts = {};
-while (['--reps', '--parts'].includes(args[0])) opts[args[0]] = Number(args.splice(0, 2)[1]);
-const reps = opts['--reps'] || 0;
-const parts = opts['--parts'] || 1;
+while (['--reps', '--parts', '--node'].includes(args[0])) opts[args[0]] = args.splice(0, 2)[1];
+const reps = Number(opts['--reps'] || 0);
+const parts = Number(opts['--parts'] || 1);
 const want = args;
 const CERTAIN = 'oracle';
 const res = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -167,6 +168,10 @@ if (fs.existsSync(rawFile)) {
     `raw.json records the commit each of its ${parts} part(s) measured (${JSON.stringify(raw.commits)})`);
   check(raw.guest && raw.guest.pti === 'off',
     `the testbed's guest booted without page table isolation (${JSON.stringify(raw.guest)})`);
+  if (opts['--node']) {
+    check(raw.guest && raw.guest.node === opts['--node'],
+      `the guest ran Node ${opts['--node']}, the host's (${JSON.stringify(raw.guest)})`);
+  }
   check(raw.guest && raw.guest.heldUs === 500,
     `the testbed's emulation took a timer 500 us late or more as the host's hold, not charged (emulate_held_us; ${JSON.stringify(raw.guest)})`);
   const jobs = raw.calibrations.flatMap((b) => b.pairs.flatMap((x) => [x.full, x.slow]));

@@ -198,6 +198,8 @@ function guestKernel() {
     meltdown,
     pti: meltdown === null ? null : /PTI/.test(meltdown) ? 'on' : 'off',
     heldUs,
+    // (V8's collector, which GC-Boost acts on, changes between majors)
+    node: process.version,
   };
 }
 
@@ -227,6 +229,11 @@ function testbedDifference(a, A, b, B) {
   }
   if (!sameHeld(a, b)) {
     return { what: `${A} emulation ${heldWords(heldOf(a))}, ${B} ${heldWords(heldOf(b))}`, doc: 'docs/evidence/2026-12-05-emulation-held/' };
+  }
+  // (a raw.json from before 2026-12-06 records no Node: not judged)
+  const nodeA = a.guest && a.guest.node, nodeB = b.guest && b.guest.node;
+  if (nodeA && nodeB && nodeA !== nodeB) {
+    return { what: `${A} guest ran Node ${nodeA}, ${B} Node ${nodeB}`, doc: 'README.md (Set-up: Node)' };
   }
   return null;
 }

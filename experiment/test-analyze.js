@@ -124,6 +124,14 @@ check('how a run\'s emulation treated the host\'s holds: recorded, charged (0 or
   assert.match(heldWords(null), /no test driver loaded/);
   assert.match(heldWords(0), /charged every hold/);
 });
+check('runs whose guests ran different Nodes are not one testbed; a run that records none is not judged', () => {
+  const { testbedDifference } = require('./cpu1');
+  const g = (node) => ({ guest: { pti: 'off', heldUs: 500, ...(node ? { node } : {}) } });
+  assert.strictEqual(testbedDifference(g('v24.11.0'), 'its', g('v24.11.0'), 'this one'), null);
+  assert.strictEqual(testbedDifference(g(null), 'its', g('v24.11.0'), 'this one'), null, 'a run from before 2026-12-06');
+  assert.match(testbedDifference(g('v20.20.2'), 'its', g('v24.11.0'), 'this one').what,
+    /^its guest ran Node v20\.20\.2, this one Node v24\.11\.0$/);
+});
 // Two raw files whose emulated clocks charged the host's holds differently
 // (emulate_held_us, docs/evidence/2026-12-05-emulation-held: a raw.json from
 // before it records none, and its driver charged them) are not one testbed.

@@ -39,7 +39,7 @@ echo "$clock" > "$out/clock.txt"
 step "boot a QEMU guest ($kver, $clock, 2 CPUs) and run the benchmarks" \
 	"(about $([ "$quick" = 1 ] && echo 5 || echo 25) minutes)"
 scripts/guest.sh "$kver" "$out" "${BENCH_TIMEOUT:-3000}" \
-	sh "$top/bench/run_in_guest.sh" "$kver" "$top" "$out" "$quick"
+	env BENCH_NODE="$(node --version)" sh "$top/bench/run_in_guest.sh" "$kver" "$top" "$out" "$quick"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "bench: failed in the guest (files in $out)" >&2
 	exit 1

@@ -76,7 +76,7 @@ if [ -n "${DEMO_ARMS:-}" ]; then
 fi
 limit=$((900 + 3 * ((open_sides * reps + 5) * 2 + (overload_sides * oreps + 5) * 3) * secs / 2))
 scripts/guest.sh "$kver" "$out" "$limit" \
-	env DEMO_REPS="$reps" DEMO_OVERLOAD_REPS="$oreps" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" DEMO_CONNECTIONS="$conns" \
+	env DEMO_NODE="$(node --version)" DEMO_REPS="$reps" DEMO_OVERLOAD_REPS="$oreps" DEMO_LOAD="${DEMO_LOAD:-0.6}" DEMO_AGENT="10.0.2.2:$agent_port" DEMO_CONNECTIONS="$conns" \
 	DEMO_ARMS="${DEMO_ARMS:-}" DEMO_KINDS="${DEMO_KINDS:-service,overload}" \
 	sh "$top/demo/run_in_guest.sh" "$kver" "$top" "$out" "$secs"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then

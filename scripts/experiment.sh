@@ -82,11 +82,14 @@ EXPERIMENT_COMMIT=$(git -C "$top" rev-parse HEAD 2>/dev/null) || EXPERIMENT_COMM
 [ "$EXPERIMENT_COMMIT" != unrecorded ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no)" ] &&
 	EXPERIMENT_COMMIT=$EXPERIMENT_COMMIT+changes
 export EXPERIMENT_COMMIT
+# The Node the package was built for: the guest's driver refuses another.
+EXPERIMENT_NODE=$(node --version) || exit 1
+export EXPERIMENT_NODE
 trap 'kill ${EB_AGENT_PID:-} 2>/dev/null' EXIT
 eb_start_agent "$agent_port" "$out/load-agent.log" || exit 1
 step "boot a QEMU guest ($kver, the load from the host) and run every phase of experiment/config.json (about 2 hours; QUICK: 2 minutes)"
 EB_GUEST_MEM=3G scripts/guest.sh "$kver" "$out" "${EXPERIMENT_TIMEOUT:-10800}" \
-	env $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|EXTEND|RATES|SERVICES|POLICIES|CONFIG|AGENT|COMMIT)=' | tr '\n' ' ') \
+	env $(env | grep -E '^EXPERIMENT_(QUICK|SECONDS|REPS|EXTEND|RATES|SERVICES|POLICIES|CONFIG|AGENT|COMMIT|NODE)=' | tr '\n' ' ') \
 	sh "$top/experiment/run_in_guest.sh" "$kver" "$top" "$out"
 if [ "$(cat "$out/result" 2>/dev/null)" != 0 ]; then
 	echo "experiment: the guest run failed (files in $out)" >&2

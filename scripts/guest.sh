@@ -35,6 +35,16 @@ model=Skylake-Client-v1
 model=${EB_CPU_MODEL:-$model}
 kimg=${EB_KIMG:-/boot/vmlinuz-$kver}
 [ -e "$kimg" ] || [ -n "${EB_KIMG:-}" ] || kimg=/lib/modules/$kver/vmlinuz
+# The guest's PATH is virtme-ng-init's (/usr/bin ahead of /usr/local/bin),
+# not the caller's: the caller's node goes first, the Node the package was
+# built with (setup-node.sh's Node 24 beside Debian's 18 in /usr/bin, or the
+# nvm Node a user runs make demo with).  Unless the guest cannot see it:
+# its /tmp and /var/cache are tmpfs of its own (make demo's and make
+# experiment's drivers refuse another Node).
+node_dir=
+node=$(command -v node 2>/dev/null) && node_dir=$(dirname "$node")
+cmd="$*"
+[ -n "$node_dir" ] && cmd="PATH=$(printf %q "$node_dir"):\$PATH; export PATH; $cmd"
 # Console lines end in CR (serial line discipline); the command's do not.
 # (A command line with a CR, a progress bar, is dropped too.)  --verbose
 # also has vng report its virtiofsd fallback: noise, dropped.
@@ -42,7 +52,7 @@ timeout --kill-after=30 "$limit" \
 	vng --disable-kvm -r "$kimg" --cpus "${EB_GUEST_CPUS:-2}" --memory "${EB_GUEST_MEM:-2G}" \
 	    --verbose --append "loglevel=4 no_timer_check ${EB_GUEST_APPEND:-}" \
 	    --rwdir "$rwdir" \
-	    --qemu-opts="-cpu $model -accel tcg,thread=single ${EB_QEMU_OPTS:-}" --exec "$*" \
+	    --qemu-opts="-cpu $model -accel tcg,thread=single ${EB_QEMU_OPTS:-}" --exec "$cmd" \
 	</dev/null 2>&1 | tee "$console" |
 	grep --line-buffered -v -e $'\r' -e "TCG doesn't support requested feature" \
 		-e virtiofsd -e "^fuse: invalid argument"

@@ -296,6 +296,11 @@ echo '{"config": {"verdict": "median"}, "cpu0BusyMax": 0.1, "calibrations": [], 
 out=$(EXPERIMENT_EXTEND=$root/prior.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect_start "make experiment refuses to extend a run whose own verdict is unknown, naming its file" \
 	"1:experiment: EXPERIMENT_EXTEND: $root/prior.json: that run's config: verdict \"median\": want \"rule\" or \"paired\"" "$rc:$out"
+echo '{"config": {}, "guest": {"pti": "off", "heldUs": 500, "node": "v0.1.0"}, "cpu0BusyMax": 0.1, "calibrations": [], "secs": 90, "warmUpSecs": 30, "runs": []}' >"$root/prior.json"
+out=$(EXPERIMENT_EXTEND=$root/prior.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+expect "make experiment refuses to extend a run whose guest ran another Node" \
+	"1:experiment: EXPERIMENT_EXTEND: $root/prior.json: its guest ran Node v0.1.0, this one would run $(node --version) ($(node -p process.execPath)): put a Node v0.1.0 first on PATH, or start a new run" \
+	"$rc:$out"
 echo '{"config": {"about": "a design before verdicts"}, "cpu0BusyMax": 0.1, "calibrations": [], "secs": 90, "warmUpSecs": 30, "runs": []}' >"$root/prior.json"
 out=$(EXPERIMENT_EXTEND=$root/prior.json EXPERIMENT_KVER=none timeout 60 scripts/experiment.sh 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "make experiment refuses to extend a run under another verdict" \
