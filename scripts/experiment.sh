@@ -29,7 +29,8 @@ node experiment/test-analyze.js || exit 1
 # uclamp's too, which needs CONFIG_UCLAMP_TASK -- runs on one kernel.
 if [ -z "${EXPERIMENT_KVER:-}" ]; then
 	step "Linux 7.2 from Debian unstable's linux-source-7.2 (built once: about 11 minutes)"
-	scripts/build-sid-kernel.sh generic >/dev/null || exit 1
+	# (as root: it writes /var/cache/eventboost and /lib/modules)
+	eb_as_root scripts/build-sid-kernel.sh generic >/dev/null || exit 1
 	EXPERIMENT_KVER=$(scripts/kernels.sh | grep -- '-eb$')
 fi
 kver=$(eb_kernel "$EXPERIMENT_KVER" experiment) || exit 1

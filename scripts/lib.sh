@@ -2,6 +2,7 @@
 # Sourced by the scripts of make demo, bench and experiment: the parts they
 # share.  Sets $top (the repository) and cds there.
 #   step MESSAGE...          a progress line with the seconds since start
+#   eb_as_root COMMAND...    COMMAND as root (itself, or through sudo)
 #   eb_setup_deps            install what is missing (as root or via sudo)
 #   eb_kernel OVERRIDE NAME  the kernel to boot: OVERRIDE if set, else the
 #                            matrix's 6.12 (non-rt) one
@@ -14,6 +15,11 @@ cd "$top" || exit 1
 eb_start=$(date +%s)
 
 step() { echo "==> [$(($(date +%s) - eb_start)) s] $*"; }
+
+# COMMAND... as root: itself when root, else through sudo.
+eb_as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
 
 eb_setup_deps() {
 	step "dependencies"

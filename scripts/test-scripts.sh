@@ -349,6 +349,18 @@ done
 mkdir -p "$root/repo/scripts" && cp scripts/check.sh "$root/repo/scripts/" && chmod -R a+rX "$root"
 out=$(cd /tmp && runuser -u nobody -- "$root/repo/scripts/check.sh" 2>&1); rc=$?
 expect_start "make check refuses to run as a user" "1:make check: run it as root" "$rc:$out"
+# make experiment as a user: the set-up and the 7.2 kernel's build (it
+# writes /var/cache/eventboost and /lib/modules) through sudo, here a fake
+# that refuses the build.  (The tree's files, under /tmp.)
+mkdir -p "$root/xrepo" "$root/fakesudo" && git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$root/xrepo"
+printf '#!/bin/sh
+echo "$*" >>%s
+[ "$1" = scripts/setup-deps.sh ]
+' "$root/sudo.log" >"$root/fakesudo/sudo"
+: >"$root/sudo.log" && chmod a+w "$root/sudo.log" && chmod +x "$root/fakesudo/sudo" && chmod -R a+rX "$root"
+out=$(cd /tmp && runuser -u nobody -- env PATH="$root/fakesudo:$PATH" "$root/xrepo/scripts/experiment.sh" 2>&1); rc=$?
+expect "make experiment as a user builds the 7.2 kernel through sudo" \
+	"1:scripts/setup-deps.sh|scripts/build-sid-kernel.sh generic" "$rc:$(paste -sd'|' "$root/sudo.log")"
 # Two builds of the sid kernel at once (make check and make experiment, or
 # two make checks): the second waits for the one that holds the cache's
 # lock, and deletes nothing meanwhile (it removed the first one's tree
