@@ -100,6 +100,12 @@ rm "$root/node/include/node/node.h"
 out=$(PATH=$fake:$tools scripts/check-node.sh 2>&1); rc=$?
 expect_start "check-node.sh wants the headers" "1:setup: Node v20.20.2 has no headers beside it" "$rc:$out"
 
+# node-home.sh (make check, npm pack): a cache it cannot write says what to do.
+out=$(EB_NODE_CACHE=/proc/eventboost-none node-binding/scripts/node-home.sh 26 2>&1); rc=$?
+expect "node-home.sh says where it cannot keep a Node's build" \
+	"1:node-home.sh: cannot write /proc/eventboost-none/linux-x64/26, the cache of Node 26's build: run as root, or set EB_NODE_CACHE to a directory of yours" \
+	"$rc:$out"
+
 # setup-node.sh: Node from the npm registry where there is no Node or only
 # Debian's, the operator's own Node and links left alone, nothing
 # half-installed, apt's part undone.  Fakes stand for apt, dpkg and the

@@ -118,6 +118,7 @@ try {
     `${process.versions.modules}, ${process.platform}-${process.arch})` +
     `${unusable ? ' does not load here' : ''} and building the ` +
     'native addon failed (see above); the install goes on and eventboost stays inert. To ' +
-    "build it: a C++ compiler, make, python3 and the Node headers (Debian: apt-get install " +
-    "build-essential python3 libnode-dev), then 'npm rebuild eventboost'.");
+    "build it: a C++ compiler, make, python3 (Debian: apt-get install build-essential python3) " +
+    "and this Node's headers (include/node beside its bin/, as nodejs.org's builds have them), " +
+    "then 'npm rebuild eventboost'.");
 }
