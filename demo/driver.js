@@ -31,7 +31,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, HELD_MAX, guestKernel, cpu1Activity, activityDelta, taskTicks, tasksDelta } =
+const { CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, HELD_MAX, guestKernel, requireHostNode, cpu1Activity, activityDelta, taskTicks, tasksDelta } =
   require('../experiment/cpu1');
 const agent = require('../experiment/agent-client').agentFrom('DEMO_AGENT', 'scripts/demo.sh');
 const { sideOrder } = require('../experiment/order');
@@ -39,11 +39,7 @@ const { sideOrder } = require('../experiment/order');
 const GUEST = guestKernel();
 // The Node the host built the package with (scripts/demo.sh): the guest
 // must measure that one.
-if (process.env.DEMO_NODE && process.env.DEMO_NODE !== process.version) {
-  throw new Error(`the guest runs Node ${process.version} (${process.execPath}), the host set up Node ${process.env.DEMO_NODE}: ` +
-    'the guest looks for node first in the host\'s node\'s directory (scripts/guest.sh), and its own /tmp and /var/cache hide the host\'s: ' +
-    'run with a Node installed elsewhere first on PATH');
-}
+requireHostNode('DEMO_NODE');
 
 const [OUT, SECS_ARG] = process.argv.slice(2);
 // 20 s per open-loop run (decided before the first run on this testbed):

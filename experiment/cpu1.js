@@ -220,6 +220,16 @@ const heldWords = (us) => (us === null ? 'did not record how it treated the host
   : us ? `took a timer ${us} us late as the host's hold`
     : 'charged every hold to the slower clock (emulate_held_us 0, or a run from before 2026-12-05)');
 
+// Refuses to measure another Node than the one the host built the package
+// with, named by environment variable @name (scripts/demo.sh, experiment.sh).
+function requireHostNode(name) {
+  const want = process.env[name];
+  if (!want || want === process.version) return;
+  throw new Error(`the guest runs Node ${process.version} (${process.execPath}), the host set up Node ${want}: ` +
+    'the guest looks for node first in the host\'s node\'s directory (scripts/guest.sh), and its own /tmp and /var/cache hide the host\'s: ' +
+    'run with a Node installed elsewhere first on PATH');
+}
+
 // Why runs @a and @b (raw.json's, or { guest: guestKernel() }) are not one
 // testbed, their owners named @A and @B ("its", "X's"): { what, doc }, or
 // null if they are (analyze.js pooling raw files, EXPERIMENT_EXTEND).
@@ -247,7 +257,7 @@ function activityDelta(a0, a1) {
 }
 
 module.exports = {
-  guestKernel, heldOf, sameHeld, heldWords, testbedDifference, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
+  guestKernel, requireHostNode, heldOf, sameHeld, heldWords, testbedDifference, CF, busy, cycles, timeInState, delta, idleUs, CPU0_BUSY_MAX, CALIB_BAND, calibrationVerdict, median,
   HELD_MAX, readHeldNs, heldShare, disturbance,
   cpu1Activity, activityDelta, taskTicks, tasksDelta, vmstat,
 };

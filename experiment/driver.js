@@ -46,17 +46,13 @@ const { secs: SECS, warmUpSecs: WARM_UP_SECS, rates: RATES } = checkDesign(CONFI
 const app = '/tmp/experiment-app';
 const {
   CF, busy, timeInState, delta, idleUs, CPU0_BUSY_MAX, calibrationVerdict, cpu1Activity, taskTicks, tasksDelta, vmstat,
-  guestKernel, testbedDifference, activityDelta, HELD_MAX, readHeldNs, heldShare, disturbance,
+  guestKernel, requireHostNode, testbedDifference, activityDelta, HELD_MAX, readHeldNs, heldShare, disturbance,
 } = require('./cpu1');
 // This guest's kernel, page table isolation, emulate_held_us and Node, as raw.json records it.
 const GUEST = guestKernel();
 // The Node the host built the package with and checked the design on
 // (scripts/experiment.sh): the guest must measure that one.
-if (process.env.EXPERIMENT_NODE && process.env.EXPERIMENT_NODE !== process.version) {
-  throw new Error(`the guest runs Node ${process.version} (${process.execPath}), the host set up Node ${process.env.EXPERIMENT_NODE}: ` +
-    'the guest looks for node first in the host\'s node\'s directory (scripts/guest.sh), and its own /tmp and /var/cache hide the host\'s: ' +
-    'run with a Node installed elsewhere first on PATH');
-}
+requireHostNode('EXPERIMENT_NODE');
 const differs = PRIOR && testbedDifference(PRIOR, 'its', { guest: GUEST }, 'this one');
 if (differs) throw new Error(`EXPERIMENT_EXTEND: ${differs.what}: its runs cannot be pooled with these (${differs.doc})`);
 // The bound on the host's holds of CPU 1 this run judges by (cpu1.js):

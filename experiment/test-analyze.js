@@ -124,6 +124,16 @@ check('how a run\'s emulation treated the host\'s holds: recorded, charged (0 or
   assert.match(heldWords(null), /no test driver loaded/);
   assert.match(heldWords(0), /charged every hold/);
 });
+check('a guest refuses to measure another Node than the host\'s', () => {
+  const { requireHostNode } = require('./cpu1');
+  process.env.EB_TEST_NODE = process.version;
+  requireHostNode('EB_TEST_NODE');
+  requireHostNode('EB_TEST_NODE_UNSET');
+  process.env.EB_TEST_NODE = 'v0.1.0';
+  assert.throws(() => requireHostNode('EB_TEST_NODE'),
+    { message: new RegExp(`^the guest runs Node ${process.version.replace(/\./g, '\\.')} \\(.*\\), the host set up Node v0\\.1\\.0: `) });
+  delete process.env.EB_TEST_NODE;
+});
 check('runs whose guests ran different Nodes are not one testbed; a run that records none is not judged', () => {
   const { testbedDifference } = require('./cpu1');
   const g = (node) => ({ guest: { pti: 'off', heldUs: 500, ...(node ? { node } : {}) } });
