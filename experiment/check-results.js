@@ -34,6 +34,7 @@ const opts = {};
 while (['--reps', '--parts', '--node'].includes(args[0])) opts[args[0]] = args.splice(0, 2)[1];
 const reps = Number(opts['--reps'] || 0);
 const parts = Number(opts['--parts'] || 1);
+const wantNode = opts['--node'] || null;
 const want = args;
 const CERTAIN = 'oracle';
 const res = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -168,9 +169,9 @@ if (fs.existsSync(rawFile)) {
     `raw.json records the commit each of its ${parts} part(s) measured (${JSON.stringify(raw.commits)})`);
   check(raw.guest && raw.guest.pti === 'off',
     `the testbed's guest booted without page table isolation (${JSON.stringify(raw.guest)})`);
-  if (opts['--node']) {
-    check(raw.guest && raw.guest.node === opts['--node'],
-      `the guest ran Node ${opts['--node']}, the host's (${JSON.stringify(raw.guest)})`);
+  if (wantNode) {
+    check(raw.guest && raw.guest.node === wantNode,
+      `the guest ran Node ${wantNode}, the host's (${JSON.stringify(raw.guest)})`);
   }
   check(raw.guest && raw.guest.heldUs === 500,
     `the testbed's emulation took a timer 500 us late or more as the host's hold, not charged (emulate_held_us; ${JSON.stringify(raw.guest)})`);
