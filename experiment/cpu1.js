@@ -226,7 +226,7 @@ function requireHostNode(name) {
   const want = process.env[name];
   if (!want || want === process.version) return;
   throw new Error(`the guest runs Node ${process.version} (${process.execPath}), the host set up Node ${want}: ` +
-    'the guest looks for node first in the host\'s node\'s directory (scripts/guest.sh), and its own /tmp and /var/cache hide the host\'s: ' +
+    'the guest looks for node first in the host\'s node\'s directory (scripts/guest.sh), and its own /tmp, /run and /var/cache (among others) hide the host\'s: ' +
     'run with a Node installed elsewhere first on PATH');
 }
 

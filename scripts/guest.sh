@@ -39,12 +39,14 @@ kimg=${EB_KIMG:-/boot/vmlinuz-$kver}
 # not the caller's: the caller's node goes first, the Node the package was
 # built with (setup-node.sh's Node 24 beside Debian's 18 in /usr/bin, or the
 # nvm Node a user runs make demo with).  Unless the guest cannot see it:
-# its /tmp and /var/cache are tmpfs of its own (make demo's and make
-# experiment's drivers refuse another Node).
-node_dir=
-node=$(command -v node 2>/dev/null) && node_dir=$(dirname "$node")
+# its /tmp, /run and /var/cache, among others, are tmpfs of its own (make
+# demo's, bench's and experiment's guests refuse another Node).
+# (Where the binary itself is: a version manager's shim or link resolves
+# through state the guest has not; in single quotes for the guest's dash.)
 cmd="$*"
-[ -n "$node_dir" ] && cmd="PATH=$(printf %q "$node_dir"):\$PATH; export PATH; $cmd"
+if node_dir=$(node -p 'require("path").dirname(process.execPath)' 2>/dev/null); then
+	cmd="PATH='${node_dir//\'/\'\\\'\'}':\$PATH; export PATH; $cmd"
+fi
 # Console lines end in CR (serial line discipline); the command's do not.
 # (A command line with a CR, a progress bar, is dropped too.)  --verbose
 # also has vng report its virtiofsd fallback: noise, dropped.
