@@ -29,8 +29,10 @@ node experiment/test-analyze.js || exit 1
 # uclamp's too, which needs CONFIG_UCLAMP_TASK -- runs on one kernel.
 if [ -z "${EXPERIMENT_KVER:-}" ]; then
 	step "Linux 7.2 from Debian unstable's linux-source-7.2 (built once: about 11 minutes)"
-	# (as root: it writes /var/cache/eventboost and /lib/modules)
-	eb_as_root scripts/build-sid-kernel.sh generic >/dev/null || exit 1
+	# (as root: it writes /var/cache/eventboost and /lib/modules; sudo
+	# passes it no environment of ours unless named)
+	eb_as_root env ${EB_SID_CACHE:+EB_SID_CACHE="$EB_SID_CACHE"} ${JOBS:+JOBS="$JOBS"} \
+		scripts/build-sid-kernel.sh generic >/dev/null || exit 1
 	EXPERIMENT_KVER=$(scripts/kernels.sh | grep -- '-eb$')
 fi
 kver=$(eb_kernel "$EXPERIMENT_KVER" experiment) || exit 1

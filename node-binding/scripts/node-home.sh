@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # node-home.sh MAJOR: print a directory holding bin/node and include/node for
 # that Node major.  The system's Node when it is that major (with its headers
-# in /usr/include/node), else Node's own build from the npm package
+# beside it, bin/../include/node), else Node's own build from the npm package
 # node-<os>-<arch>@MAJOR, fetched once with `npm pack` into a cache
 # ($EB_NODE_CACHE, default /var/cache/eventboost/node) and reused offline.
 set -eu
@@ -17,8 +17,8 @@ done
 cache=${EB_NODE_CACHE:-/var/cache/eventboost/node}
 dir=$cache/linux-$arch/$major
 if [ ! -x "$dir/package/bin/node" ] || [ ! -e "$dir/package/include/node/node.h" ]; then
-	mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] ||
-		{ echo "node-home.sh: cannot write $dir, the cache of Node $major's build: run as root, or set EB_NODE_CACHE to a directory of yours" >&2; exit 1; }
+	mkdir -p "$dir" && [ -w "$dir" ] ||
+		{ echo "node-home.sh: cannot write $dir, the cache of Node $major's build: set EB_NODE_CACHE to a directory you can write (the default, /var/cache/eventboost/node, is root's)" >&2; exit 1; }
 	rm -rf "$dir/package" "$dir"/*.tgz
 	# (also when npm runs this, as prepack: its pack settings are not ours)
 	(cd "$dir" && env -u npm_config_pack_destination -u npm_config_json -u npm_config_dry_run \
