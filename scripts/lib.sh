@@ -23,12 +23,10 @@ eb_as_root() {
 
 eb_setup_deps() {
 	step "dependencies"
-	if [ "$(id -u)" = 0 ]; then scripts/setup-deps.sh; else
-		sudo scripts/setup-deps.sh || return 1
-		# sudo's PATH is not the user's: the Node the rest runs with is
-		# the user's own (nvm's, say), which root's set-up never saw.
-		scripts/check-node.sh
-	fi
+	eb_as_root scripts/setup-deps.sh || return 1
+	# Through sudo, whose PATH is not the user's: the Node the rest runs
+	# with is the user's own (nvm's, say), which root's set-up never saw.
+	[ "$(id -u)" = 0 ] || scripts/check-node.sh
 }
 
 eb_kernel() {
