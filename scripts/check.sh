@@ -126,18 +126,19 @@ step "experiment pipeline (short: one service, three policies, 3 s runs, then on
 # On a Node ahead of the system's on PATH, as setup-node.sh's Node 24 is
 # ahead of Debian's 18: the guest's driver refuses to run any other Node
 # than the one the host built the package with (scripts/guest.sh).
-xp_home=$(node-binding/scripts/node-home.sh 24) && xp_node=$xp_home/bin
+xp_home=$(node-binding/scripts/node-home.sh 24) && xp_node=$xp_home/bin &&
+	xp_version=$("$xp_node/node" --version)
 xp() {
 	env PATH="$xp_node:$PATH" EXPERIMENT_QUICK=1 EXPERIMENT_SECONDS=3 EXPERIMENT_SERVICES=heavy-json \
 		EXPERIMENT_POLICIES=oracle,eb-gc+queue EXPERIMENT_OUT="$top/build/experiment-check" "$@"
 }
-if [ -z "$xp_home" ]; then
-	results+=("FAIL experiment pipeline (no Node 24: node-home.sh, above)"); fail=1
+if [ -z "${xp_version:-}" ]; then
+	results+=("FAIL experiment pipeline (no Node 24 that runs: node-home.sh, above)"); fail=1
 elif xp scripts/experiment.sh > build/experiment-check.log 2>&1 &&
-	node experiment/check-results.js build/experiment-check/results.json --node "$("$xp_node/node" --version)" oracle eb-gc+queue &&
+	node experiment/check-results.js build/experiment-check/results.json --node "$xp_version" oracle eb-gc+queue &&
 	xp EXPERIMENT_EXTEND=build/experiment-check/raw.json \
 		scripts/experiment.sh >> build/experiment-check.log 2>&1 &&
-	node experiment/check-results.js build/experiment-check/results.json --reps 2 --parts 2 --node "$("$xp_node/node" --version)" oracle eb-gc+queue; then
+	node experiment/check-results.js build/experiment-check/results.json --reps 2 --parts 2 --node "$xp_version" oracle eb-gc+queue; then
 	results+=("PASS experiment pipeline")
 else
 	tail -30 build/experiment-check.log
