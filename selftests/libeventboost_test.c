@@ -188,7 +188,7 @@ FIXTURE_TEARDOWN(watchdog)
 
 TEST_F(watchdog, a_vote_the_watchdog_ended_is_no_longer_held)
 {
-	struct eb_stats st0, st;
+	struct eb_stats st0, st, again;
 	int i, v;
 
 	ASSERT_EQ(0, eb_stats(self->c, 1, &st0));
@@ -201,9 +201,17 @@ TEST_F(watchdog, a_vote_the_watchdog_ended_is_no_longer_held)
 	EXPECT_EQ(0, v);
 	ASSERT_EQ(0, eb_stats(self->c, 1, &st));
 	EXPECT_EQ(st0.watchdog_ends + 1, st.watchdog_ends);
-	/* The program still "holds" it; voting again holds it again. */
+	/*
+	 * The program still "holds" it; voting again holds it again, until
+	 * the next watchdog end (a guest's vCPU may stall past 20 ms).
+	 */
 	ASSERT_EQ(0, eb_queue_busy(self->c));
-	EXPECT_EQ((int)EB_HOLDS_QUEUE, eb_votes(self->c));
+	v = eb_votes(self->c);
+	if (v != (int)EB_HOLDS_QUEUE) {
+		ASSERT_EQ(0, eb_stats(self->c, 1, &again));
+		EXPECT_EQ(st.watchdog_ends + 1, again.watchdog_ends);
+	}
+	EXPECT_TRUE(v == (int)EB_HOLDS_QUEUE || v == 0) TH_LOG("votes %d", v);
 	ASSERT_EQ(0, eb_queue_idle(self->c));
 }
 
