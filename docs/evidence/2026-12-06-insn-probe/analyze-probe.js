@@ -13,56 +13,67 @@ const { mean, variance } = require(path.join(top, 'experiment/stats.js'));
 const { meanOverCases } = require(path.join(top, 'experiment/paired.js'));
 const cpu1 = require(path.join(top, 'experiment/cpu1.js'));
 
-const [rawPath, agentPath, insnPath] = process.argv.slice(2);
-if (!insnPath) {
-	console.error('usage: node analyze-probe.js RAW.json[.gz] LOAD-AGENT.log INSN.log');
-	process.exit(2);
-}
-const rawBuf = fs.readFileSync(rawPath);
-const raw = JSON.parse((rawPath.endsWith('.gz') ? zlib.gunzipSync(rawBuf) : rawBuf).toString());
-const probes = fs.readFileSync(agentPath, 'utf8').split('\n')
-	.filter((l) => l.startsWith('PROBE ')).map((l) => JSON.parse(l.slice(6)));
-
-// insn_count.so's lines: "<realtime ns> <vcpu> <user> <kernel>", vCPU 1's.
-const series = [];
-for (const l of fs.readFileSync(insnPath, 'utf8').split('\n')) {
-	const f = l.split(' ');
-	if (f.length === 4 && f[1] === '1') series.push(f.map(Number));
-}
-series.sort((a, b) => a[0] - b[0]);
-// The running counts at @tNs, linear between the two lines around it.
-function countsAt(tNs) {
-	let lo = 0, hi = series.length - 1;
-	if (!series.length || tNs < series[0][0] || tNs > series[hi][0]) throw new Error(`no counts around ${tNs}`);
-	while (hi - lo > 1) {
-		const mid = (lo + hi) >> 1;
-		if (series[mid][0] <= tNs) lo = mid; else hi = mid;
-	}
-	const [t0, , u0, k0] = series[lo], [t1, , u1, k1] = series[hi];
-	const f = t1 > t0 ? (tNs - t0) / (t1 - t0) : 0;
-	return { user: u0 + f * (u1 - u0), kernel: k0 + f * (k1 - k0), gapMs: (t1 - t0) / 1e6 };
-}
-
-// Each measured run's PROBE line: the lines of its seed and length, in the
-// order they ran, against the runs of that seed and length in raw.json's
-// order.  A repetition with a run measured again (more lines than runs)
-// is left out, and said so.
 const cycles = (r) => cpu1.cycles(r.busyNsByKhz);
-const runs = [];
-const unmatched = [];
-for (const seed of [...new Set(raw.runs.map((r) => r.seed))]) {
-	const rs = raw.runs.filter((r) => r.seed === seed);
-	const ls = probes.filter((p) => p.seed === seed && p.secs === rs[0].secs);
-	if (ls.length !== rs.length) {
-		unmatched.push(`seed ${seed}: ${rs.length} runs, ${ls.length} load requests`);
-		continue;
+
+// One probe's runs joined to their counts, and its pairs.
+function probe(rawPath, agentPath, insnPath) {
+	const rawBuf = fs.readFileSync(rawPath);
+	const raw = JSON.parse((rawPath.endsWith('.gz') ? zlib.gunzipSync(rawBuf) : rawBuf).toString());
+	const probes = fs.readFileSync(agentPath, 'utf8').split('\n')
+		.filter((l) => l.startsWith('PROBE ')).map((l) => JSON.parse(l.slice(6)));
+
+	// insn_count.so's lines: "<realtime ns> <vcpu> <user> <kernel>", vCPU 1's.
+	const series = [];
+	for (const l of fs.readFileSync(insnPath, 'utf8').split('\n')) {
+		const f = l.split(' ');
+		if (f.length === 4 && f[1] === '1') series.push(f.map(Number));
 	}
-	rs.forEach((r, i) => {
-		const w = ls[i];
-		const a = countsAt(w.t0 * 1e6), b = countsAt(w.t1 * 1e6);
-		runs.push({ r, w, user: b.user - a.user, kernel: b.kernel - a.kernel,
-			maxGapMs: Math.max(a.gapMs, b.gapMs), windowS: (w.t1 - w.t0) / 1e3 });
-	});
+	series.sort((a, b) => a[0] - b[0]);
+	// The running counts at @tNs, linear between the two lines around it.
+	function countsAt(tNs) {
+		let lo = 0, hi = series.length - 1;
+		if (!series.length || tNs < series[0][0] || tNs > series[hi][0]) throw new Error(`no counts around ${tNs}`);
+		while (hi - lo > 1) {
+			const mid = (lo + hi) >> 1;
+			if (series[mid][0] <= tNs) lo = mid; else hi = mid;
+		}
+		const [t0, , u0, k0] = series[lo], [t1, , u1, k1] = series[hi];
+		const f = t1 > t0 ? (tNs - t0) / (t1 - t0) : 0;
+		return { user: u0 + f * (u1 - u0), kernel: k0 + f * (k1 - k0), gapMs: (t1 - t0) / 1e6 };
+	}
+
+	// Each measured run's PROBE line: the lines of its seed and length, in the
+	// order they ran, against the runs of that seed and length in raw.json's
+	// order.  A repetition with a run measured again (more lines than runs)
+	// is left out, and said so.
+	const runs = [];
+	const unmatched = [];
+	for (const seed of [...new Set(raw.runs.map((r) => r.seed))]) {
+		const rs = raw.runs.filter((r) => r.seed === seed);
+		const ls = probes.filter((p) => p.seed === seed && p.secs === rs[0].secs);
+		if (ls.length !== rs.length) {
+			unmatched.push(`seed ${seed}: ${rs.length} runs, ${ls.length} load requests`);
+			continue;
+		}
+		rs.forEach((r, i) => {
+			const w = ls[i];
+			const a = countsAt(w.t0 * 1e6), b = countsAt(w.t1 * 1e6);
+			runs.push({ r, w, user: b.user - a.user, kernel: b.kernel - a.kernel,
+				maxGapMs: Math.max(a.gapMs, b.gapMs), windowS: (w.t1 - w.t0) / 1e3 });
+		});
+	}
+	// Pairs: eb-gc-marking against the same repetition's reference.
+	const pairs = [];
+	for (const rep of [...new Set(runs.map((x) => x.r.rep))].sort((a, b) => a - b)) {
+		const ref = runs.find((x) => x.r.rep === rep && x.r.policy === 'fixed-2.6');
+		const eb = runs.find((x) => x.r.rep === rep && x.r.policy === 'eb-gc-marking');
+		if (!ref || !eb) continue;
+		const price = (x) => energyMj(x.r.busyNsByKhz) / cycles(x.r);
+		pairs.push({ rep, wc: Math.log(cycles(eb.r) / cycles(ref.r)), wi: Math.log(eb.user / ref.user),
+			wk: Math.log(eb.kernel / ref.kernel), price: Math.log(price(eb) / price(ref)),
+			speed: Math.log((cycles(eb.r) / eb.user) / (cycles(ref.r) / ref.user)) });
+	}
+	return { raw, runs, unmatched, pairs };
 }
 
 const f3 = (x) => x.toFixed(3);
@@ -81,6 +92,14 @@ const corr = (x, y) => {
 	return sxy / Math.sqrt(sxx * syy);
 };
 
+module.exports = { probe, sdInterval };
+if (require.main !== module) return;
+const [rawPath, agentPath, insnPath] = process.argv.slice(2);
+if (!insnPath) {
+	console.error('usage: node analyze-probe.js RAW.json[.gz] LOAD-AGENT.log INSN.log');
+	process.exit(2);
+}
+const { raw, runs, unmatched, pairs } = probe(rawPath, agentPath, insnPath);
 console.log(`runs in raw.json: ${raw.runs.length}; matched to a load request: ${runs.length}` +
 	(unmatched.length ? `; left out: ${unmatched.join('; ')}` : ''));
 console.log(`window vs the run's own wall time: largest difference ${Math.max(...runs.map((x) => Math.abs(x.windowS - x.r.wall))).toFixed(2)} s; ` +
@@ -91,17 +110,6 @@ for (const x of runs) {
 		`${(x.user / 1e9).toFixed(2).padStart(7)} ${(x.kernel / 1e9).toFixed(2).padStart(7)} ${(cycles(x.r) / 1e6 / x.user).toFixed(3)}`);
 }
 
-// Pairs: eb-gc-marking against the same repetition's reference.
-const pairs = [];
-for (const rep of [...new Set(runs.map((x) => x.r.rep))].sort((a, b) => a - b)) {
-	const ref = runs.find((x) => x.r.rep === rep && x.r.policy === 'fixed-2.6');
-	const eb = runs.find((x) => x.r.rep === rep && x.r.policy === 'eb-gc-marking');
-	if (!ref || !eb) continue;
-	const price = (x) => energyMj(x.r.busyNsByKhz) / cycles(x.r);
-	pairs.push({ rep, wc: Math.log(cycles(eb.r) / cycles(ref.r)), wi: Math.log(eb.user / ref.user),
-		wk: Math.log(eb.kernel / ref.kernel), price: Math.log(price(eb) / price(ref)),
-		speed: Math.log((cycles(eb.r) / eb.user) / (cycles(ref.r) / ref.user)) });
-}
 const n = pairs.length;
 const wc = pairs.map((p) => p.wc), wi = pairs.map((p) => p.wi);
 const [cLo, cHi] = sdInterval(sd(wc), n), [iLo, iHi] = sdInterval(sd(wi), n);
