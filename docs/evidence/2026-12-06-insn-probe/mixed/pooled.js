@@ -37,3 +37,35 @@ else if (wi.sd <= 0.5 * wc.sd && iHi < wc.sd) reading = 'mostly the host\'s spee
 else if (wi.sd >= 0.8 * wc.sd) reading = 'mostly the server\'s own work';
 else reading = 'unresolved (between the plan\'s bounds)';
 console.log(`the reading fixed in ../plan.md: ${reading}`);
+
+// Added before probe 2's run (mixed/plan.md, "Added 08:30").
+const { t975 } = require(path.join(up, '../../../experiment/paired.js'));
+const centred = (key) => probes.flatMap(([, p]) => {
+	const m = p.pairs.reduce((a, x) => a + x[key], 0) / p.pairs.length;
+	return p.pairs.map((x) => x[key] - m);
+});
+const cc = centred('wc'), ci = centred('wi');
+const corr = (x, y) => {
+	const mx = x.reduce((a, v) => a + v, 0) / x.length, my = y.reduce((a, v) => a + v, 0) / y.length;
+	let sxy = 0, sxx = 0, syy = 0;
+	x.forEach((_, i) => { sxy += (x[i] - mx) * (y[i] - my); sxx += (x[i] - mx) ** 2; syy += (y[i] - my) ** 2; });
+	return sxy / Math.sqrt(sxx * syy);
+};
+const rPM = corr(cc.map((x, i) => x + ci[i]), cc.map((x, i) => x - ci[i]));
+const dfPM = cc.length - 2 - probes.length;
+const tPM = rPM * Math.sqrt(dfPM / (1 - rPM * rPM));
+const smaller = Math.abs(tPM) > t975(dfPM) && wi.sd < wc.sd;
+console.log(`Pitman-Morgan on the centred pairs: r(sum, difference) = ${rPM.toFixed(3)}, t(${dfPM}) = ${tPM.toFixed(2)} ` +
+	`(critical ${t975(dfPM).toFixed(3)}): ${smaller ? 'the instructions spread less than the cycles' : 'equal spreads not rejected'}`);
+// The first run of a pair minus the second, both probes' 16 pairs.
+const firstMinusSecond = (key) => probes.flatMap(([, p]) => p.pairs.map((x) => {
+	const ebFirst = p.runs.find((y) => y.r.rep === x.rep).r.policy === 'eb-gc-marking';
+	return ebFirst ? x[key] : -x[key];
+}));
+for (const [name, key] of [['cycles', 'wc'], ['user instructions', 'wi']]) {
+	const d = firstMinusSecond(key);
+	const m = d.reduce((a, v) => a + v, 0) / d.length;
+	const s = Math.sqrt(d.reduce((a, v) => a + (v - m) ** 2, 0) / (d.length - 1));
+	console.log(`first run minus second, ${name}: mean ${f3(m)} (t(${d.length - 1}) = ${(m / (s / Math.sqrt(d.length))).toFixed(2)}), ` +
+		`positive in ${d.filter((v) => v > 0).length} of ${d.length}`);
+}
