@@ -92,7 +92,7 @@ const corr = (x, y) => {
 	return sxy / Math.sqrt(sxx * syy);
 };
 
-module.exports = { probe, sdInterval };
+module.exports = { probe, sdInterval, corr };
 if (require.main !== module) return;
 const [rawPath, agentPath, insnPath] = process.argv.slice(2);
 if (!insnPath) {

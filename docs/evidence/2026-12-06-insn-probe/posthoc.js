@@ -5,19 +5,13 @@
 const path = require('path');
 const { mean, variance } = require(path.join(__dirname, '../../../experiment/stats.js'));
 const { t975 } = require(path.join(__dirname, '../../../experiment/paired.js'));
-const { probe } = require('./analyze-probe.js');
+const { probe, corr } = require('./analyze-probe.js');
 
 const dir = path.resolve(__dirname, process.argv[2] || '.');
 const { runs, pairs } = probe(path.join(dir, 'raw.json.gz'), path.join(dir, 'load-agent.log'),
 	path.join(dir, 'insn-ends.log'));
 const f3 = (x) => x.toFixed(3);
 const sd = (a) => Math.sqrt(variance(a));
-const corr = (x, y) => {
-	const mx = mean(x), my = mean(y);
-	let sxy = 0, sxx = 0, syy = 0;
-	x.forEach((_, i) => { sxy += (x[i] - mx) * (y[i] - my); sxx += (x[i] - mx) ** 2; syy += (y[i] - my) ** 2; });
-	return sxy / Math.sqrt(sxx * syy);
-};
 const n = pairs.length;
 const wc = pairs.map((p) => p.wc), wi = pairs.map((p) => p.wi);
 

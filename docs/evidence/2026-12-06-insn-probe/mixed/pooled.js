@@ -4,7 +4,7 @@
 // instructions (Wi) over both probes' pairs, each probe's (service's)
 // mean removed, read by ../plan.md's bounds.  node pooled.js > pooled.txt
 const path = require('path');
-const { probe, sdInterval } = require('../analyze-probe.js');
+const { probe, sdInterval, corr } = require('../analyze-probe.js');
 
 const here = __dirname, up = path.join(__dirname, '..');
 const probes = [
@@ -45,12 +45,6 @@ const centred = (key) => probes.flatMap(([, p]) => {
 	return p.pairs.map((x) => x[key] - m);
 });
 const cc = centred('wc'), ci = centred('wi');
-const corr = (x, y) => {
-	const mx = x.reduce((a, v) => a + v, 0) / x.length, my = y.reduce((a, v) => a + v, 0) / y.length;
-	let sxy = 0, sxx = 0, syy = 0;
-	x.forEach((_, i) => { sxy += (x[i] - mx) * (y[i] - my); sxx += (x[i] - mx) ** 2; syy += (y[i] - my) ** 2; });
-	return sxy / Math.sqrt(sxx * syy);
-};
 const rPM = corr(cc.map((x, i) => x + ci[i]), cc.map((x, i) => x - ci[i]));
 const dfPM = cc.length - 2 - probes.length;
 const tPM = rPM * Math.sqrt(dfPM / (1 - rPM * rPM));
