@@ -106,8 +106,41 @@ expect_start "check-node.sh wants the headers" "1:setup: Node v20.20.2 has no he
 : >"$root/not-a-dir"
 out=$(EB_NODE_ARCH=arm64 EB_NODE_CACHE=$root/not-a-dir node-binding/scripts/node-home.sh 26 2>&1 | tail -1); rc=${PIPESTATUS[0]}
 expect "node-home.sh says where it cannot keep a Node's build" \
-	"1:node-home.sh: cannot write $root/not-a-dir/linux-arm64/26, the cache of Node 26's build: set EB_NODE_CACHE to a directory you can write (the default, /var/cache/eventboost/node, is root's)" \
+	"1:node-home.sh: cannot write $root/not-a-dir/linux-arm64/26, the cache of Node 26's build: set EB_NODE_CACHE to a directory you can write (the default: /var/cache/eventboost/node as root, \$XDG_CACHE_HOME or ~/.cache's eventboost/node as another user)" \
 	"$rc:$out"
+# As another user (the Quick start's npm pack, not as root): the user's own
+# cache by default, root's where it already holds that Node.  A copy of the
+# script, in a directory that user can read (the tree may not be).
+nh=$(mktemp -d -p /tmp) && chmod 755 "$nh" "$root" && mkdir -p "$nh/home" && chown 65534:65534 "$nh/home" &&
+	cp node-binding/scripts/node-home.sh "$nh/" && chmod 755 "$nh/node-home.sh"
+fake_node_build() { # DIR: a Node build as node-home.sh leaves it in its cache
+	mkdir -p "$1/package/bin" "$1/package/include/node" && : >"$1/package/include/node/node.h" &&
+		printf '#!/bin/sh\n' >"$1/package/bin/node" && chmod 755 "$1/package/bin/node" && chmod -R a+rX "$1"
+}
+as_nobody() { # HOME COMMAND...: COMMAND as user nobody, with only PATH and HOME
+	local home=$1; shift
+	env -i PATH=/usr/bin:/bin HOME="$home" EB_SYSROOT="$root" EB_NODE_ARCH=arm64 \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+fake_node_build "$nh/home/.cache/eventboost/node/linux-arm64/26" && chown -R 65534:65534 "$nh/home/.cache"
+out=$(as_nobody "$nh/home" sh "$nh/node-home.sh" 26 2>&1); rc=$?
+expect "node-home.sh as another user keeps Nodes' builds in ~/.cache, not root's /var/cache" \
+	"0:$nh/home/.cache/eventboost/node/linux-arm64/26/package" "$rc:$out"
+fake_node_build "$root/var/cache/eventboost/node/linux-arm64/24"
+out=$(as_nobody "$nh/home" sh "$nh/node-home.sh" 24 2>&1); rc=$?
+expect "node-home.sh as another user reads a build root's cache already holds" \
+	"0:$root/var/cache/eventboost/node/linux-arm64/24/package" "$rc:$out"
+mkdir -p "$root/rs/var" && : >"$root/rs/var/cache"	# root's cache cannot be made
+out=$(env -u EB_NODE_CACHE EB_SYSROOT="$root/rs" HOME="$nh/home" EB_NODE_ARCH=arm64 \
+	node-binding/scripts/node-home.sh 26 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+expect "node-home.sh as root keeps its cache in /var/cache, not in its home" \
+	"1:node-home.sh: cannot write $root/rs/var/cache/eventboost/node/linux-arm64/26, the cache of Node 26's build: set EB_NODE_CACHE to a directory you can write (the default: /var/cache/eventboost/node as root, \$XDG_CACHE_HOME or ~/.cache's eventboost/node as another user)" \
+	"$rc:$out"
+out=$(as_nobody /nonexistent sh "$nh/node-home.sh" 22 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+expect "node-home.sh as a user without a home says where it cannot keep a Node's build" \
+	"1:node-home.sh: cannot write /nonexistent/.cache/eventboost/node/linux-arm64/22, the cache of Node 22's build: set EB_NODE_CACHE to a directory you can write (the default: /var/cache/eventboost/node as root, \$XDG_CACHE_HOME or ~/.cache's eventboost/node as another user)" \
+	"$rc:$out"
+rm -rf "$nh"
 
 # setup-node.sh: Node from the npm registry where there is no Node or only
 # Debian's, the operator's own Node and links left alone, nothing

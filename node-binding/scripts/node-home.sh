@@ -4,7 +4,9 @@
 # that Node major.  The system's Node when it is that major (with its headers
 # beside it, bin/../include/node), else Node's own build from the npm package
 # node-<os>-<arch>@MAJOR, fetched once with `npm pack` into a cache
-# ($EB_NODE_CACHE, default /var/cache/eventboost/node) and reused offline.
+# ($EB_NODE_CACHE; by default root's /var/cache/eventboost/node, and another
+# user's ${XDG_CACHE_HOME:-~/.cache}/eventboost/node unless root's already
+# holds that build) and reused offline.
 set -eu
 major=${1:?usage: node-home.sh MAJOR}
 arch=${EB_NODE_ARCH:-x64}
@@ -14,11 +16,20 @@ for sys in /usr/bin/node "$(command -v node 2>/dev/null || true)"; do
 	home=$(dirname "$(dirname "$(readlink -f "$sys")")")
 	if [ -e "$home/include/node/node.h" ]; then echo "$home"; exit 0; fi
 done
-cache=${EB_NODE_CACHE:-/var/cache/eventboost/node}
+# A complete build in cache directory $1.
+built() { [ -x "$1/package/bin/node" ] && [ -e "$1/package/include/node/node.h" ]; }
+root_cache=${EB_SYSROOT:-}/var/cache/eventboost/node
+if [ -n "${EB_NODE_CACHE:-}" ]; then
+	cache=$EB_NODE_CACHE
+elif [ "$(id -u)" = 0 ] || built "$root_cache/linux-$arch/$major"; then
+	cache=$root_cache
+else	# (npm pack as a user: not root's directory)
+	cache=${XDG_CACHE_HOME:-${HOME:-}/.cache}/eventboost/node
+fi
 dir=$cache/linux-$arch/$major
-if [ ! -x "$dir/package/bin/node" ] || [ ! -e "$dir/package/include/node/node.h" ]; then
-	mkdir -p "$dir" && [ -w "$dir" ] ||
-		{ echo "node-home.sh: cannot write $dir, the cache of Node $major's build: set EB_NODE_CACHE to a directory you can write (the default, /var/cache/eventboost/node, is root's)" >&2; exit 1; }
+if ! built "$dir"; then
+	mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] ||
+		{ echo "node-home.sh: cannot write $dir, the cache of Node $major's build: set EB_NODE_CACHE to a directory you can write (the default: /var/cache/eventboost/node as root, \$XDG_CACHE_HOME or ~/.cache's eventboost/node as another user)" >&2; exit 1; }
 	rm -rf "$dir/package" "$dir"/*.tgz
 	# (also when npm runs this, as prepack: its pack settings are not ours)
 	(cd "$dir" && env -u npm_config_pack_destination -u npm_config_json -u npm_config_dry_run \
