@@ -146,6 +146,13 @@ static inline char *eb_drv_record(void)
 	return buf;
 }
 
+/* A "change" line of the record into *c: 1, or 0 if @line is not one. */
+static inline int eb_drv_change_parse(const char *line, struct eb_drv_change *c)
+{
+	return sscanf(line, "change %lld %lld %d %d %ld %c", &c->seq, &c->ts,
+		      &c->policy, &c->on_cpu, &c->khz, &c->path) == 6;
+}
+
 static inline int eb_drv_read(struct eb_drv *d, eb_change_fn fn, void *arg)
 {
 	char *line, *save, *buf = eb_drv_record();
@@ -166,9 +173,7 @@ static inline int eb_drv_read(struct eb_drv *d, eb_change_fn fn, void *arg)
 				d->cur[pol] = cur;
 				d->changes[pol] = ch;
 			}
-		} else if (fn && sscanf(line, "change %lld %lld %d %d %ld %c",
-					&c.seq, &c.ts, &c.policy, &c.on_cpu,
-					&c.khz, &c.path) == 6) {
+		} else if (fn && eb_drv_change_parse(line, &c)) {
 			fn(&c, arg);
 		}
 	}

@@ -95,15 +95,11 @@ struct drv_policy {
 	int in_flight;		/* changes inside the driver now */
 };
 
-struct drv_change {
-	long long seq, ts;
-	int policy, on_cpu;
-	long khz;
-	char path;
-};
-
-/* Snapshot the test driver's record; the last change of @pol in *last. */
-static int drv_read(int pol, struct drv_policy *p, struct drv_change *last)
+/*
+ * Snapshot the test driver's record: @pol's line, with the fields
+ * eb_drv_read() leaves out, and @pol's last change in *last.
+ */
+static int drv_read(int pol, struct drv_policy *p, struct eb_drv_change *last)
 {
 	char *line, *save, *buf = eb_drv_record();
 	int found = 0;
@@ -113,7 +109,7 @@ static int drv_read(int pol, struct drv_policy *p, struct drv_change *last)
 	if (last)
 		memset(last, 0, sizeof(*last));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct drv_change c;
+		struct eb_drv_change c;
 		struct drv_policy dp;
 		int pc;
 
@@ -125,10 +121,8 @@ static int drv_read(int pol, struct drv_policy *p, struct drv_change *last)
 				*p = dp;
 				found = 1;
 			}
-		} else if (last && sscanf(line, "change %lld %lld %d %d %ld %c", &c.seq,
-					  &c.ts, &c.policy, &c.on_cpu, &c.khz, &c.path) == 6) {
-			if (c.policy == pol)
-				*last = c;
+		} else if (last && eb_drv_change_parse(line, &c) && c.policy == pol) {
+			*last = c;
 		}
 	}
 	return found ? 0 : -ENOENT;
@@ -179,7 +173,7 @@ static long applied_khz(int pol, long khz)
 /* The seq of the driver's last change of @pol, 0 before any; -1: no record. */
 static long long drv_last_seq(int pol)
 {
-	struct drv_change last;
+	struct eb_drv_change last;
 	struct drv_policy p;
 
 	return drv_read(pol, &p, &last) ? -1 : last.seq;
@@ -1591,7 +1585,7 @@ static int wait_in_flight(int pol, long timeout_ms)
 TEST_F(eb, rate_limit_holds_a_boost_behind_a_slow_change)
 {
 	int pol = self->pol_last, fd;
-	struct drv_change down, up;
+	struct eb_drv_change down, up;
 	struct drv_policy d;
 	long long t_exit;
 
@@ -1767,7 +1761,7 @@ TEST_F(eb, limits_take_effect_at_once)
 TEST_F(eb, apply_path_and_driver_rules)
 {
 	struct eb_policy_stats st;
-	struct drv_change last;
+	struct eb_drv_change last;
 	struct drv_policy dp;
 	int pol = self->pol_last, fd;
 
