@@ -23,10 +23,18 @@ eb_as_root() {
 
 eb_setup_deps() {
 	step "dependencies"
-	eb_as_root scripts/setup-deps.sh || return 1
+	[ "$(id -u)" = 0 ] && { scripts/setup-deps.sh; return; }
 	# Through sudo, whose PATH is not the user's: the Node the rest runs
-	# with is the user's own (nvm's, say), which root's set-up never saw.
-	[ "$(id -u)" = 0 ] || scripts/check-node.sh
+	# with is the user's own (nvm's, say), which root's set-up never sees.
+	# One the package takes is all the rest needs: root's set-up then
+	# installs no Node of its own.  Else it may install one (a Node 24 in
+	# /usr/local/bin, which a user's PATH may find) and the user's is
+	# checked again, and refused with what to do.
+	if scripts/check-node.sh 2>/dev/null; then
+		sudo scripts/setup-deps.sh --user-node
+	else
+		sudo scripts/setup-deps.sh && scripts/check-node.sh
+	fi
 }
 
 eb_kernel() {

