@@ -91,7 +91,7 @@ function normalize(options) {
       'ERR_INVALID_ARG_TYPE');
   }
   for (const k of Object.keys(options)) {
-    if (!(k in DEFAULTS)) {
+    if (!Object.hasOwn(DEFAULTS, k)) {
       throw coded(new TypeError(`eventboost: unknown option '${k}' (options: ${Object.keys(DEFAULTS).join(', ')})`),
         'ERR_INVALID_ARG_VALUE');
     }

@@ -14,6 +14,10 @@ test('invalid options throw with Node error codes', () => {
     [{ sampleUs: 99 }, RangeError, 'ERR_OUT_OF_RANGE'],
     [{ gc: ['full'] }, RangeError, 'ERR_INVALID_ARG_VALUE'],
     [{ fast: true }, TypeError, 'ERR_INVALID_ARG_VALUE'],
+    // names every object inherits are not options either
+    [{ toString: 1 }, TypeError, 'ERR_INVALID_ARG_VALUE'],
+    [{ constructor: {} }, TypeError, 'ERR_INVALID_ARG_VALUE'],
+    [JSON.parse('{"__proto__": 1}'), TypeError, 'ERR_INVALID_ARG_VALUE'],
     ['all', TypeError, 'ERR_INVALID_ARG_TYPE'],
   ]) {
     assert.throws(() => eventboost.start(opts), (e) => e instanceof cls && e.code === code,
