@@ -29,6 +29,11 @@ function loadNative() {
     try {
       addon = require(file);
     } catch (e) {
+      // Not the build's fault, and no rebuild helps.
+      if (e.code === 'ERR_DLOPEN_DISABLED') {
+        return { native: null, loadError: 'native addons are disabled in this process (--no-addons, ' +
+          'or the permission model without --allow-addons): allow them to use eventboost' };
+      }
       why ??= `the native addon does not load (${String(e.message).split('\n')[0]})`;
       continue;
     }
@@ -42,6 +47,9 @@ function loadNative() {
 const { native, loadError } = loadNative();
 
 let state = { active: false, reason: 'not started', options: null };
+// start() and stop() calls so far: the preload's deferred start gives way
+// to the application's own (register.js).
+let calls = 0;
 
 // errno names by number (ENOENT...), for start()'s result.
 const ERRNO = Object.fromEntries(Object.entries(require('node:os').constants.errno)
@@ -94,6 +102,7 @@ function testDelayUs(name) {
  */
 function start(options) {
   const o = normalize(options);
+  calls++;
   const voteDelayUs = testDelayUs('EVENTBOOST_TEST_VOTE_DELAY_US');
   const sleepDelayUs = testDelayUs('EVENTBOOST_TEST_SLEEP_DELAY_US');
   if (!native) {
@@ -110,8 +119,9 @@ function start(options) {
 
 /** Stop: unhook, end every vote, close the client.  Safe to call twice. */
 function stop() {
+  calls++;
   if (native) native.stop();
-  if (state.active) state = { active: false, reason: 'stopped', options: null };
+  state = { active: false, reason: 'stopped', options: null };
 }
 
 const BOOST_FOR_MAX_US = 10000000;
@@ -228,3 +238,5 @@ function stats() {
 }
 
 module.exports = { start, stop, stats, boostFor, GC_KINDS };
+// For register.js only, off the public API.
+Object.defineProperty(module.exports, Symbol.for('eventboost.calls'), { value: () => calls });

@@ -8,8 +8,11 @@
 // line to stderr and the application runs unchanged.  One line per process
 // tree: Workers (which run the preload too) and child processes (which
 // inherit NODE_OPTIONS) stay quiet; EVENTBOOST_QUIET=1 silences it.
-// When the device is missing (the module loads after the service starts)
-// the preload watches for it and starts when it appears.
+// When the device is missing (the module loads after the service starts),
+// or not yet the service's to open (devtmpfs makes it root's, udev's rule
+// then gives it to the eventboost group), the preload watches for it and
+// starts when it appears or its permissions change, unless the application
+// has started or stopped eventboost itself meanwhile.
 const fs = require('node:fs');
 const path = require('node:path');
 const { isMainThread } = require('node:worker_threads');
@@ -23,16 +26,16 @@ function warn(line) {
   process.stderr.write(`eventboost: ${line}\n`);
 }
 
-// Start again when the device appears (a non-persistent watch: it never
-// keeps the application alive).
-function watchFor(device, startNow) {
+// Try again whenever the device appears or its attributes change, while
+// retry() says to go on (a non-persistent watch: it never keeps the
+// application alive).
+function watchFor(device, retry) {
   let watcher;
   try {
     watcher = fs.watch(path.dirname(device), { persistent: false }, (event, name) => {
       if (name && name !== path.basename(device)) return;
       if (!fs.existsSync(device)) return;
-      watcher.close();
-      startNow();
+      if (!retry()) watcher.close();
     });
   } catch {
     // the directory is missing too: nothing to watch
@@ -48,15 +51,19 @@ try {
 if (cfg && !cfg.off) {
   const eventboost = require('./index.js');
   const device = cfg.options.device ?? DEFAULT_DEVICE;
+  const calls = eventboost[Symbol.for('eventboost.calls')];
+  let mine;
+  // Whether to try again: the device is missing, or not ours to open yet.
   const startNow = (later) => {
     const r = eventboost.start(cfg.options);
+    mine = calls();
     if (!r.active) {
       if (!later) warn(`inactive: ${r.reason}`);
-      if (r.code === 'ENOENT') watchFor(device, () => startNow(true));
-      return;
+      return r.code === 'ENOENT' || r.code === 'EACCES';
     }
     const idle = eventboost.stats().reason;
     if (idle) warn(idle);
+    return false;
   };
-  startNow(false);
+  if (startNow(false)) watchFor(device, () => calls() === mine && startNow(true));
 }

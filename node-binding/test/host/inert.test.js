@@ -86,6 +86,15 @@ test('without the native addon: require works, start() says to rebuild', () => {
   assert.strictEqual(eb.stats().active, false);
 });
 
+test('addons disabled (--no-addons): inactive, and the reason says so, not to rebuild', () => {
+  const pkg = JSON.stringify(path.resolve(__dirname, '../..'));
+  const r = spawnSync(process.execPath, ['--no-addons', '-e',
+    `console.log(require(${pkg}).start({ device: '/nonexistent' }).reason)`], { encoding: 'utf8' });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.match(r.stdout, /native addons are disabled in this process \(--no-addons, or the permission model without --allow-addons\)/);
+  assert.doesNotMatch(r.stdout, /npm rebuild/);
+});
+
 for (const [name, what] of [['EVENTBOOST_TEST_VOTE_DELAY_US', 'delays every Queue-Boost vote'],
   ['EVENTBOOST_TEST_SLEEP_DELAY_US', 'delays every Queue-Boost monitor sleep']]) {
   test(`the test-only ${name} draws one warning at start(), also when ignored`, () => {

@@ -124,3 +124,75 @@ test('a device that appears after start (boot order) is noticed without a restar
   assert.strictEqual(code, 0);
   assert.match(out, /^missing\n.*not an eventboost device/);
 });
+
+// A preload started before the device that reports what it saw, each reason
+// once, as it changes; `then` runs after the first.
+function lateApp(name, then = '') {
+  fs.writeFileSync(path.join(app, name),
+    "const eb = require('eventboost');\n" +
+    'let last = null;\n' +
+    'const report = () => { const r = eb.stats().reason; if (r !== last) console.log(last = r); };\n' +
+    `report();\n${then}\n` +
+    'const t = setInterval(report, 20);\n' +
+    'setTimeout(() => clearInterval(t), 20000);\n');
+}
+
+// As a user (root opens anything): the app folder and the device's reachable.
+function lateSpawn(name, dev) {
+  const { spawn } = require('node:child_process');
+  fs.chmodSync(app, 0o755);
+  fs.chmodSync(path.dirname(dev), 0o777);
+  return spawn(process.execPath, ['-r', 'eventboost/register', name], {
+    cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev },
+    ...(process.getuid() === 0 ? { uid: 65534, gid: 65534 } : {}),
+  });
+}
+
+test('a device that appears before its permissions (udev sets them after) is still started', { timeout: 60000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-late-'));
+  const dev = path.join(dir, 'eventboost');
+  lateApp('late-perm.js');
+  const child = lateSpawn('late-perm.js', dev);
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (/^[^\n]*modprobe[^\n]*\n$/.test(out)) {
+      // As devtmpfs makes it: there at once, usable only once udev's rule ran.
+      const made = path.join(os.tmpdir(), `eb-made-${process.pid}`);
+      fs.writeFileSync(made, '', { mode: 0o000 });
+      fs.chmodSync(made, 0o000);
+      fs.renameSync(made, dev);
+    } else if (/permission denied[^\n]*\n$/.test(out)) {
+      fs.chmodSync(dev, 0o666); // a file, not the device: started, then refused as not eventboost's
+    } else if (/not an eventboost device/.test(out)) {
+      child.kill();
+    }
+  });
+  const timer = setTimeout(() => child.kill(), 15000);
+  await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  assert.match(out, /^[^\n]*modprobe[^\n]*\n[^\n]*permission denied[^\n]*\n[^\n]*not an eventboost device/, out);
+});
+
+test("the application's own stop() is not undone when the device appears later", { timeout: 60000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-late-'));
+  const dev = path.join(dir, 'eventboost');
+  // stop() at once; once the device is there (the app's own watch, made
+  // after the preload's), what eventboost says a while later.
+  lateApp('late-stop.js', "eb.stop();\n" +
+    `require('node:fs').watch(${JSON.stringify(dir)}, { persistent: false }, () => ` +
+    'setTimeout(() => console.log(`after: ${eb.stats().active} ${eb.stats().reason}`), 500));');
+  const child = lateSpawn('late-stop.js', dev);
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (out.includes('stopped') && !fs.existsSync(dev)) fs.symlinkSync('/dev/null', dev);
+    if (out.includes('after:')) child.kill();
+  });
+  const timer = setTimeout(() => child.kill(), 15000);
+  await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  assert.match(out, /^[^\n]*modprobe[^\n]*\nstopped\n(after: false stopped\n)+$/, out);
+});
