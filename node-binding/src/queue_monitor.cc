@@ -1299,7 +1299,9 @@ void QueueMonitor::Monitor(Shared* s) {
     // A boost held asks even a loop that worked since the last look (the
     // sleep's confirmation begins at once), unless it ran nearly all the
     // time: a saturated loop's looks read no state.
-    uint64_t boost = s->boosted_since.load(std::memory_order_relaxed);
+    // Acquire: a boost the loop began (OnPrepare) published its boost_seq
+    // before it, and the hold below reads that.
+    uint64_t boost = s->boosted_since.load(std::memory_order_acquire);
     bool boosted = boost != 0;
     bool sleeping = (!progressed || (boosted && !ran_most)) &&
                     LoopSleepsInCallback(s, length);
