@@ -37,12 +37,12 @@ test('no permission: inactive, names the group', () => {
   const dev = path.join(dir, 'dev');
   fs.writeFileSync(dev, '', { mode: 0o600 });
   fs.chmodSync(dir, 0o755);
-  // Root opens anything: ask as nobody then.
+  // Root opens anything: ask as nobody then; a user, of a file it cannot open.
   const asRoot = process.getuid() === 0;
+  if (!asRoot) fs.chmodSync(dev, 0o000);
   const r = spawnSync(process.execPath, ['-e',
     `console.log(JSON.stringify(require(${JSON.stringify(path.resolve(__dirname, '../..'))}).start({ device: ${JSON.stringify(dev)} })))`],
   { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
-  if (!asRoot) fs.chmodSync(dev, 0o000);
   assert.strictEqual(r.status, 0, r.stderr);
   const res = JSON.parse(r.stdout);
   assert.strictEqual(res.active, false);
