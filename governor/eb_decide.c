@@ -86,8 +86,8 @@ bool eb_rate_limited(struct eb_policy *ebp, u64 now)
 }
 
 /*
- * The one decision: boost while any CPU of the policy holds a vote and the
- * budget is not spent, clamped to the current limits.  Returns true when the
+ * The one decision: boost while any CPU of the policy holds a vote, the
+ * budget is not spent and the current limits leave room above base.  Returns true when the
  * driver must be given a new frequency now (@limit: unless rate limited).
  * Called with ebp->lock held.
  */
@@ -95,19 +95,23 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 {
 	struct cpufreq_policy *policy = ebp->policy;
 	u64 budget = eb_budget_ns(ebp);
-	unsigned int target;
+	unsigned int min, max, boost_khz, base_khz, target;
 	bool want;
 
 	if (!ebp->started)
 		return false;
+	min = READ_ONCE(policy->min);
+	max = READ_ONCE(policy->max);
+	boost_khz = clamp(eb_policy_boost_khz(ebp), min, max);
+	base_khz = clamp(eb_policy_base_khz(ebp), min, max);
 	eb_account(ebp, now);
 	/*
 	 * A vote never lowers the clock, nor spends the budget for nothing:
-	 * with boost_freq written below base_freq it holds base_freq,
-	 * unboosted.
+	 * with boost_freq written below base_freq, or the limits holding
+	 * both at one frequency (scaling_max_freq at base_freq, a thermal
+	 * cap), it holds that frequency, unboosted.
 	 */
-	want = !ebp->budget_spent && eb_policy_votes(ebp) &&
-	       eb_policy_boost_khz(ebp) > eb_policy_base_khz(ebp);
+	want = !ebp->budget_spent && eb_policy_votes(ebp) && boost_khz > base_khz;
 	if (want && ebp->window_used_ns >= budget) {
 		WRITE_ONCE(ebp->budget_spent, true);
 		ebp->cnt.budget_ends++;
@@ -124,8 +128,7 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	if (budget != U64_MAX)
 		eb_budget_arm(ebp, now, budget);
 
-	target = want ? eb_policy_boost_khz(ebp) : eb_policy_base_khz(ebp);
-	target = clamp(target, READ_ONCE(policy->min), READ_ONCE(policy->max));
+	target = want ? boost_khz : base_khz;
 	if (target != ebp->target_khz)
 		trace_eventboost_decide(ebp->nr, target, want,
 					ebp->budget_spent);

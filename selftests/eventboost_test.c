@@ -1049,6 +1049,38 @@ TEST_F(eb, a_boost_freq_below_base_freq_never_lowers_the_clock)
 }
 
 /*
+ * Nor where the limits hold the clock at base_freq (scaling_max_freq
+ * there, as a thermal cap puts it): a vote changes nothing and spends no
+ * budget, so no other process is refused for time no core spent boosted.
+ * 200 ms of vote against 10% of a 1 s window (100 ms).
+ */
+TEST_F(eb, a_boost_the_limits_hold_at_base_spends_no_budget)
+{
+	struct eb_policy_stats st0, st1;
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "2600000"));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	ASSERT_EQ(0, set_tunable(pol, "budget_pct", "10"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	msleep(200);
+	EXPECT_EQ(BASE, cur_khz(pol));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
+	EXPECT_FALSE(st1.flags & EB_POLICY_BOOSTED);
+	EXPECT_EQ(st0.boosts, st1.boosts);
+	EXPECT_EQ(st0.boosted_ns, st1.boosted_ns);
+	EXPECT_EQ(st0.budget_ends, st1.budget_ends);
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	/* Another process, with a share of its own: not refused. */
+	EXPECT_EQ(0, boost_in_child(self->last_cpu, -1, 1000));
+	close(fd);
+}
+
+/*
  * Lowering rate_limit_us applies a boost the old limit holds back within a
  * tick (the client's timer decides again, with the new limit), not when the
  * old interval ends (up to 100 ms later).
