@@ -3,6 +3,24 @@
 // loop's queue is backed up.  Inert (never throws, changes nothing) where
 // the governor is absent.  One client per thread: the main thread and each
 // Worker that calls start() have their own.
+
+// One instance per thread (per realm: each Worker has its own): a second
+// copy of the package, a dependency's nested one say, gives the first's,
+// or each would hook GC and watch the loop on its own, and stop() on one
+// would leave the other boosting.
+const INSTANCE = Symbol.for('eventboost.instance');
+const first = globalThis[INSTANCE];
+if (first) {
+  if (!first.warned) {
+    first.warned = true;
+    process.emitWarning(`eventboost: a second copy of the package (${__filename}) gives the first's ` +
+      `(${first.file}): one instance per thread; dedupe them (npm dedupe) to run one version`,
+    { code: 'EVENTBOOST_SECOND_COPY' });
+  }
+  module.exports = first.api;
+  return;
+}
+
 const { normalize, GC_KINDS } = require('./lib/options');
 
 const fs = require('node:fs');
@@ -240,3 +258,7 @@ function stats() {
 module.exports = { start, stop, stats, boostFor, GC_KINDS };
 // For register.js only, off the public API.
 Object.defineProperty(module.exports, Symbol.for('eventboost.calls'), { value: () => calls });
+// (configurable: the package's tests load copies on purpose, deleting it)
+Object.defineProperty(globalThis, INSTANCE, {
+  value: { api: module.exports, file: __filename, warned: false }, configurable: true,
+});

@@ -22,6 +22,7 @@ function copy(binaries) {
     fs.mkdirSync(path.dirname(path.join(dir, to)), { recursive: true });
     fs.copyFileSync(from, path.join(dir, to));
   }
+  delete globalThis[Symbol.for('eventboost.instance')]; // a copy of its own, not the first's
   return require(dir);
 }
 

@@ -79,6 +79,7 @@ test('without the native addon: require works, start() says to rebuild', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-nobuild-'));
   fs.cpSync(path.join(__dirname, '../../index.js'), path.join(dir, 'index.js'));
   fs.cpSync(path.join(__dirname, '../../lib'), path.join(dir, 'lib'), { recursive: true });
+  delete globalThis[Symbol.for('eventboost.instance')]; // a copy of its own, not the first's
   const eb = require(dir);
   const r = eb.start();
   assert.strictEqual(r.active, false);

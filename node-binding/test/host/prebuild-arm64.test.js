@@ -68,6 +68,7 @@ out.stopped = eb.stats().active;
 const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-arm64-'));
 fs.cpSync(path.join(pkg, 'index.js'), path.join(bare, 'index.js'));
 fs.cpSync(path.join(pkg, 'lib'), path.join(bare, 'lib'), { recursive: true });
+delete globalThis[Symbol.for('eventboost.instance')]; // a copy of its own, not the first's
 out.bare = require(bare).start();
 fs.rmSync(bare, { recursive: true });
 // A Worker loads the addon for its own environment.
