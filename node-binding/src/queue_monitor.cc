@@ -1348,7 +1348,8 @@ void QueueMonitor::Monitor(Shared* s) {
                   s->last_busy_ns.load(std::memory_order_relaxed) >=
                       (threshold < s->max_delay_ns ? threshold : s->max_delay_ns);
       if (!hold || sleeps) {
-        if (EndBoost(s, now) && hold)
+        // The boost this look saw, not one the loop began since.
+        if (EndBoost(s, now, boost) && hold)
           s->ended_asleep.fetch_add(1, std::memory_order_relaxed);
         boosted = false;
       } else {
