@@ -87,23 +87,24 @@ bool eb_rate_limited(struct eb_policy *ebp, u64 now)
 
 /*
  * The one decision: boost while any CPU of the policy holds a vote, the
- * budget is not spent and the current limits leave room above base.  Returns true when the
- * driver must be given a new frequency now (@limit: unless rate limited).
+ * budget is not spent and the current limits leave room above base.
+ * Returns true when the driver must be given a new frequency now (@limit:
+ * unless rate limited).
  * Called with ebp->lock held.
  */
 bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 {
 	struct cpufreq_policy *policy = ebp->policy;
 	u64 budget = eb_budget_ns(ebp);
-	unsigned int min, max, boost_khz, base_khz, target;
+	unsigned int lo, hi, boost_khz, base_khz, target;
 	bool want;
 
 	if (!ebp->started)
 		return false;
-	min = READ_ONCE(policy->min);
-	max = READ_ONCE(policy->max);
-	boost_khz = clamp(eb_policy_boost_khz(ebp), min, max);
-	base_khz = clamp(eb_policy_base_khz(ebp), min, max);
+	lo = READ_ONCE(policy->min);
+	hi = READ_ONCE(policy->max);
+	boost_khz = clamp(eb_policy_boost_khz(ebp), lo, hi);
+	base_khz = clamp(eb_policy_base_khz(ebp), lo, hi);
 	eb_account(ebp, now);
 	/*
 	 * A vote never lowers the clock, nor spends the budget for nothing:
@@ -111,7 +112,8 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	 * both at one frequency (scaling_max_freq at base_freq, a thermal
 	 * cap), it holds that frequency, unboosted.
 	 */
-	want = !ebp->budget_spent && eb_policy_votes(ebp) && boost_khz > base_khz;
+	want = !ebp->budget_spent && eb_policy_votes(ebp) &&
+	       boost_khz > base_khz;
 	if (want && ebp->window_used_ns >= budget) {
 		WRITE_ONCE(ebp->budget_spent, true);
 		ebp->cnt.budget_ends++;

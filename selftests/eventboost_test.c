@@ -1052,7 +1052,8 @@ TEST_F(eb, a_boost_freq_below_base_freq_never_lowers_the_clock)
  * Nor where the limits hold the clock at base_freq (scaling_max_freq
  * there, as a thermal cap puts it): a vote changes nothing and spends no
  * budget, so no other process is refused for time no core spent boosted.
- * 200 ms of vote against 10% of a 1 s window (100 ms).
+ * At 10% of a 1 s window (100 ms, half of it a process's share) two
+ * processes' votes, each to the end of its share, would spend it all.
  */
 TEST_F(eb, a_boost_the_limits_hold_at_base_spends_no_budget)
 {
@@ -1067,15 +1068,16 @@ TEST_F(eb, a_boost_the_limits_hold_at_base_spends_no_budget)
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
 	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
-	msleep(200);
+	msleep(100);
 	EXPECT_EQ(BASE, cur_khz(pol));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(0, boost_in_child(self->last_cpu, -1, 200000));
 	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
 	EXPECT_FALSE(st1.flags & EB_POLICY_BOOSTED);
 	EXPECT_EQ(st0.boosts, st1.boosts);
 	EXPECT_EQ(st0.boosted_ns, st1.boosted_ns);
 	EXPECT_EQ(st0.budget_ends, st1.budget_ends);
-	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
-	/* Another process, with a share of its own: not refused. */
+	/* A third process: not refused. */
 	EXPECT_EQ(0, boost_in_child(self->last_cpu, -1, 1000));
 	close(fd);
 }
