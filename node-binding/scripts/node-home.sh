@@ -6,7 +6,8 @@
 # node-<os>-<arch>@MAJOR, fetched once with `npm pack` into a cache
 # ($EB_NODE_CACHE; by default root's /var/cache/eventboost/node, and another
 # user's ${XDG_CACHE_HOME:-~/.cache}/eventboost/node unless root's already
-# holds that build) and reused offline.
+# holds that build) and reused offline.  (EB_SYSROOT: a fake system root for
+# root's cache, scripts/test-scripts.sh's.)
 set -eu
 major=${1:?usage: node-home.sh MAJOR}
 arch=${EB_NODE_ARCH:-x64}
@@ -23,8 +24,11 @@ if [ -n "${EB_NODE_CACHE:-}" ]; then
 	cache=$EB_NODE_CACHE
 elif [ "$(id -u)" = 0 ] || built "$root_cache/linux-$arch/$major"; then
 	cache=$root_cache
-else	# (npm pack as a user: not root's directory)
-	cache=${XDG_CACHE_HOME:-${HOME:-}/.cache}/eventboost/node
+else	# (npm pack as a user: not root's directory; XDG: a relative one is ignored)
+	case ${XDG_CACHE_HOME:-} in
+	/*) cache=$XDG_CACHE_HOME/eventboost/node ;;
+	*) cache=${HOME:-}/.cache/eventboost/node ;;
+	esac
 fi
 dir=$cache/linux-$arch/$major
 if ! built "$dir"; then
