@@ -7,14 +7,23 @@
 // One instance per thread (per realm: each Worker has its own): a second
 // copy of the package, a dependency's nested one say, gives the first's,
 // or each would hook GC and watch the loop on its own, and stop() on one
-// would leave the other boosting.
+// would leave the other boosting; its start() and stop() act on the
+// thread's instance.  Unless the first has no native addon (inert): then
+// the second loads its own, and is the instance from then on.
 const INSTANCE = Symbol.for('eventboost.instance');
+let VERSION = null;
+try {
+  VERSION = require('./package.json').version;
+} catch {
+  // a copy of the code alone (the package's tests)
+}
 const first = globalThis[INSTANCE];
-if (first) {
+if (first?.native) {
   if (!first.warned) {
     first.warned = true;
-    process.emitWarning(`eventboost: a second copy of the package (${__filename}) gives the first's ` +
-      `(${first.file}): one instance per thread; dedupe them (npm dedupe) to run one version`,
+    process.emitWarning(`eventboost: a second copy of the package (${VERSION ?? 'version unknown'}, ` +
+      `${__filename}) gives the first's (${first.version ?? 'version unknown'}, ${first.file}): ` +
+      'one instance per thread; dedupe them (npm dedupe) to run one version',
     { code: 'EVENTBOOST_SECOND_COPY' });
   }
   module.exports = first.api;
@@ -139,7 +148,10 @@ function start(options) {
 function stop() {
   calls++;
   if (native) native.stop();
-  state = { active: false, reason: 'stopped', options: null };
+  // Inactive before: why, kept (a shutdown handler that logs it).
+  const before = state.active || state.reason === 'not started' || state.reason.startsWith('stopped')
+    ? '' : ` (inactive before: ${state.reason})`;
+  state = { active: false, reason: `stopped${before}`, options: null };
 }
 
 const BOOST_FOR_MAX_US = 10000000;
@@ -260,5 +272,6 @@ module.exports = { start, stop, stats, boostFor, GC_KINDS };
 Object.defineProperty(module.exports, Symbol.for('eventboost.calls'), { value: () => calls });
 // (configurable: the package's tests load copies on purpose, deleting it)
 Object.defineProperty(globalThis, INSTANCE, {
-  value: { api: module.exports, file: __filename, warned: false }, configurable: true,
+  value: { api: module.exports, file: __filename, version: VERSION, native: !!native, warned: false },
+  configurable: true,
 });

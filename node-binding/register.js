@@ -10,36 +10,21 @@
 // inherit NODE_OPTIONS) stay quiet; EVENTBOOST_QUIET=1 silences it.
 // When the device is missing (the module loads after the service starts),
 // or not yet the service's to open (devtmpfs makes it root's, udev's rule
-// then gives it to the eventboost group), the preload watches for it and
-// starts when it appears or its permissions change, unless the application
-// has started or stopped eventboost itself meanwhile.
+// then gives it to the eventboost group: watched 30 s), the preload watches
+// for it and starts when it appears or its permissions change, unless the
+// application has started or stopped eventboost itself meanwhile.
 const fs = require('node:fs');
 const path = require('node:path');
 const { isMainThread } = require('node:worker_threads');
 const { fromEnv } = require('./lib/options');
 
 const DEFAULT_DEVICE = '/dev/eventboost';
+const EACCES_GRACE_MS = 30000;
 
 function warn(line) {
   if (!isMainThread || process.env.EVENTBOOST_QUIET === '1' || process.env.EVENTBOOST_WARNED) return;
   process.env.EVENTBOOST_WARNED = String(process.pid); // child processes inherit it
   process.stderr.write(`eventboost: ${line}\n`);
-}
-
-// Try again whenever the device appears or its attributes change, while
-// retry() says to go on (a non-persistent watch: it never keeps the
-// application alive).
-function watchFor(device, retry) {
-  let watcher;
-  try {
-    watcher = fs.watch(path.dirname(device), { persistent: false }, (event, name) => {
-      if (name && name !== path.basename(device)) return;
-      if (!fs.existsSync(device)) return;
-      if (!retry()) watcher.close();
-    });
-  } catch {
-    // the directory is missing too: nothing to watch
-  }
 }
 
 let cfg;
@@ -51,19 +36,54 @@ try {
 if (cfg && !cfg.off) {
   const eventboost = require('./index.js');
   const device = cfg.options.device ?? DEFAULT_DEVICE;
-  const calls = eventboost[Symbol.for('eventboost.calls')];
+  const calls = eventboost[Symbol.for('eventboost.calls')] ?? (() => 0);
   let mine;
-  // Whether to try again: the device is missing, or not ours to open yet.
+  // A watch of the device's directory (non-persistent: it never keeps the
+  // application alive), while the device is missing, and for a grace
+  // period while it is there but not ours to open: udev's rule regroups
+  // it after devtmpfs makes it root's, within moments; a user not in the
+  // group is not watched for longer.
+  let watcher = null;
+  let grace = null;
+  const unwatch = () => {
+    if (watcher) watcher.close();
+    watcher = null;
+    clearTimeout(grace);
+    grace = null;
+  };
+  const watch = () => {
+    if (watcher) return;
+    try {
+      watcher = fs.watch(path.dirname(device), { persistent: false }, (event, name) => {
+        if (name && name !== path.basename(device)) return;
+        if (!fs.existsSync(device)) return;
+        if (calls() !== mine) unwatch(); // the application's own start() or stop() stands
+        else startNow(true);
+      });
+    } catch {
+      return; // the directory is missing too (or no inotify left): nothing to watch
+    }
+    // What changed before the watch began: seen now.
+    if (fs.existsSync(device)) setImmediate(() => { if (watcher && calls() === mine) startNow(true); });
+  };
   const startNow = (later) => {
     const r = eventboost.start(cfg.options);
     mine = calls();
-    if (!r.active) {
-      if (!later) warn(`inactive: ${r.reason}`);
-      return r.code === 'ENOENT' || r.code === 'EACCES';
+    if (r.active) {
+      unwatch();
+      const idle = eventboost.stats().reason;
+      if (idle) warn(idle);
+      return;
     }
-    const idle = eventboost.stats().reason;
-    if (idle) warn(idle);
-    return false;
+    if (!later) warn(`inactive: ${r.reason}`);
+    if (r.code === 'ENOENT') {
+      watch();
+    } else if (r.code === 'EACCES') {
+      watch();
+      grace ??= setTimeout(unwatch, EACCES_GRACE_MS).unref();
+    } else {
+      unwatch();
+    }
   };
-  if (startNow(false)) watchFor(device, () => calls() === mine && startNow(true));
+  startNow(false);
 }

@@ -10,25 +10,50 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
 const pkg = path.resolve(__dirname, '../..');
+const version = require('../../package.json').version;
 
-test('a second copy of the package gives the first copy\'s instance, and says so once', () => {
+// A copy of the package's JavaScript, without any binary.
+function copyWithoutBinary() {
   const other = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-copy-'));
   fs.cpSync(path.join(pkg, 'index.js'), path.join(other, 'index.js'));
   fs.cpSync(path.join(pkg, 'package.json'), path.join(other, 'package.json'));
   fs.cpSync(path.join(pkg, 'lib'), path.join(other, 'lib'), { recursive: true });
-  const r = spawnSync(process.execPath, ['-e', `
+  return other;
+}
+
+function run(script) {
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+  assert.strictEqual(r.status, 0, r.stderr);
+  return r;
+}
+
+test('a second copy gives the first copy\'s instance, one warning a thread; a Worker has its own', () => {
+  const other = copyWithoutBinary();
+  const r = run(`
     const a = require(${JSON.stringify(pkg)});
+    a.start({ device: '/nonexistent' });
     const b = require(${JSON.stringify(other)});
     require(${JSON.stringify(other)});
     const { Worker } = require('node:worker_threads');
-    // A Worker has its own: its first copy is its instance.
-    new Worker('const w = require(${JSON.stringify(other).replace(/'/g, "\\'")}); ' +
-      'require("node:worker_threads").parentPort.postMessage(w.stats().reason)', { eval: true })
-      .on('message', (m) => console.log(a === b, m));
-  `], { encoding: 'utf8', env: { PATH: process.env.PATH } });
-  assert.strictEqual(r.status, 0, r.stderr);
-  assert.strictEqual(r.stdout, 'true not started\n');
-  const warnings = r.stderr.match(/EVENTBOOST_SECOND_COPY/g) ?? [];
-  assert.strictEqual(warnings.length, 1, r.stderr);
-  assert.ok(r.stderr.includes(path.join(other, 'index.js')) && r.stderr.includes(path.join(pkg, 'index.js')), r.stderr);
+    new Worker('const w = require(' + ${JSON.stringify(JSON.stringify(pkg))} + ');' +
+      'const w2 = require(' + ${JSON.stringify(JSON.stringify(other))} + ');' +
+      'require("node:worker_threads").parentPort.postMessage([w === w2, w.stats().reason])', { eval: true })
+      .on('message', ([same, reason]) => console.log(a === b, /modprobe/.test(b.stats().reason), same, reason));
+  `);
+  assert.strictEqual(r.stdout, 'true true true not started\n');
+  const warnings = r.stderr.split('\n').filter((l) => l.includes('EVENTBOOST_SECOND_COPY'));
+  assert.strictEqual(warnings.length, 2, r.stderr);
+  assert.ok(warnings[0].includes(`(${version}, ${path.join(other, 'index.js')}) gives the first's (${version}, ${path.join(pkg, 'index.js')})`), warnings[0]);
+});
+
+test('a first copy without its native addon does not make the thread inert: the next copy loads its own', () => {
+  const other = copyWithoutBinary();
+  const r = run(`
+    const inert = require(${JSON.stringify(other)});
+    const b = require(${JSON.stringify(pkg)});
+    console.log(inert === b, inert.start().reason.includes('npm rebuild'),
+      b.start({ device: '/nonexistent' }).reason.includes('modprobe'));
+  `);
+  assert.strictEqual(r.stdout, 'false true true\n');
+  assert.doesNotMatch(r.stderr, /EVENTBOOST_SECOND_COPY/);
 });
