@@ -149,9 +149,10 @@ function stop() {
   calls++;
   if (native) native.stop();
   // Inactive before: why, kept (a shutdown handler that logs it).
-  const before = state.active || state.reason === 'not started' || state.reason.startsWith('stopped')
-    ? '' : ` (inactive before: ${state.reason})`;
-  state = { active: false, reason: `stopped${before}`, options: null };
+  let reason = 'stopped';
+  if (state.reason?.startsWith('stopped')) reason = state.reason;
+  else if (!state.active && state.reason !== 'not started') reason += ` (inactive before: ${state.reason})`;
+  state = { active: false, reason, options: null };
 }
 
 const BOOST_FOR_MAX_US = 10000000;

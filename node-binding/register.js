@@ -77,6 +77,8 @@ if (cfg && !cfg.off) {
     }
     if (!later) warn(`inactive: ${r.reason}`);
     if (r.code === 'ENOENT') {
+      clearTimeout(grace); // gone again: watched until it is back
+      grace = null;
       watch();
     } else if (r.code === 'EACCES') {
       watch();

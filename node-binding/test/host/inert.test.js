@@ -55,12 +55,13 @@ test('gc and queue both off still needs the device (boostFor only)', () => {
   assert.match(r.reason, /modprobe eventboost/);
 });
 
-test('stop() before and after start() is harmless', () => {
+test('stop() before and after start() is harmless, and keeps why it was inactive', () => {
   eventboost.stop();
   eventboost.start({ device: '/nonexistent' });
   eventboost.stop();
   eventboost.stop();
   assert.strictEqual(eventboost.stats().active, false);
+  assert.match(eventboost.stats().reason, /^stopped \(inactive before: no eventboost device: .*modprobe/);
 });
 
 test('boostFor: validated, false while inactive', () => {
