@@ -119,8 +119,7 @@ fake_node_build() { # DIR: a Node build as node-home.sh leaves it in its cache
 }
 as_nobody() { # HOME COMMAND...: COMMAND as user nobody, with only PATH and HOME
 	local home=$1; shift
-	env -i PATH=/usr/bin:/bin HOME="$home" EB_SYSROOT="$root" EB_NODE_ARCH=arm64 \
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	runuser -u nobody -- env -i PATH=/usr/bin:/bin HOME="$home" EB_SYSROOT="$root" EB_NODE_ARCH=arm64 "$@"
 }
 fake_node_build "$nh/home/.cache/eventboost/node/linux-arm64/26" && chown -R 65534:65534 "$nh/home/.cache"
 out=$(as_nobody "$nh/home" sh "$nh/node-home.sh" 26 2>&1); rc=$?
