@@ -97,7 +97,7 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	struct cpufreq_policy *policy = ebp->policy;
 	u64 budget = eb_budget_ns(ebp);
 	unsigned int lo, hi, boost_khz, base_khz, target;
-	bool want;
+	bool want, held;
 
 	if (!ebp->started)
 		return false;
@@ -124,17 +124,27 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 		want = false;
 		queue_work(system_highpri_wq, &ebp->sweep_work);
 	}
-	if (want && !ebp->boosted)
-		ebp->cnt.boosts++;
-	ebp->boosted = want;
-	if (budget != U64_MAX)
-		eb_budget_arm(ebp, now, budget);
-
 	target = want ? boost_khz : base_khz;
 	if (target != ebp->target_khz)
 		trace_eventboost_decide(ebp->nr, target, want,
 					ebp->budget_spent);
 	ebp->target_khz = target;
+	if (target != ebp->applied_khz && hint_ns && !ebp->hint_ns)
+		ebp->hint_ns = hint_ns;
+	/*
+	 * A boost the rate limit holds back is decided, not made: the clock
+	 * stays at base, so it is neither counted nor charged until the rate
+	 * timer lets it through.  One already let through (on its way to the
+	 * driver) is not held back again.
+	 */
+	held = limit && want && target != ebp->applied_khz &&
+	       target != ebp->granted_khz && eb_rate_limited(ebp, now);
+	if (want && !held && !ebp->boosted)
+		ebp->cnt.boosts++;
+	ebp->boosted = want && !held;
+	if (budget != U64_MAX)
+		eb_budget_arm(ebp, now, budget);
+
 	if (target == ebp->applied_khz) {
 		/*
 		 * No change is waiting, so no hint waits for one either; but
@@ -144,9 +154,7 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 			ebp->hint_ns = 0;
 		return false;
 	}
-	if (hint_ns && !ebp->hint_ns)
-		ebp->hint_ns = hint_ns;
-	if (limit && want && eb_rate_limited(ebp, now))
+	if (held)
 		return false;
 	ebp->granted_khz = target;
 	ebp->change_ns = now;

@@ -1130,6 +1130,61 @@ TEST_F(eb, lowering_the_rate_limit_applies_a_held_boost)
 }
 
 /*
+ * A boost the rate limit holds back is not yet a boost: while the clock
+ * stays at base it is neither counted nor charged (EB_POLICY_BOOSTED is
+ * "at boost_freq now", boosts "transitions to boosted", boosted_ns "time
+ * spent boosted", and the budget charges boosted time).  Once the interval
+ * ends it is let through, counted once and charged from then.  A try
+ * decides only if the stats were read well inside the 100 ms interval
+ * (counted from before the step down was asked for); a stalled guest tries
+ * again.
+ */
+TEST_F(eb, a_boost_the_rate_limit_holds_back_is_not_charged)
+{
+	struct eb_policy_stats st0, st1, st2;
+	int pol = self->pol_last, fd, decided = 0;
+	long long t0, t1, t2;
+
+	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "100000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	for (int i = 0; i < 5 && !decided; i++) {
+		msleep(150);
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		ASSERT_EQ(BOOST, applied_khz(pol, BOOST));
+		t0 = eb_now_ns();
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+		ASSERT_EQ(BASE, applied_khz(pol, BASE));
+		msleep(5);	/* a worker records what it applied */
+		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		msleep(30);
+		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
+		t1 = eb_now_ns();
+		if (t1 - t0 < 90000000) {
+			decided = 1;
+			EXPECT_EQ(BASE, cur_khz(pol));
+			EXPECT_FALSE(st1.flags & EB_POLICY_BOOSTED);
+			EXPECT_EQ(st0.boosts, st1.boosts);
+			EXPECT_EQ(st0.boosted_ns, st1.boosted_ns);
+			/* Let through when the interval ends; counted once. */
+			EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
+			ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st2));
+			t2 = eb_now_ns();
+			EXPECT_TRUE(st2.flags & EB_POLICY_BOOSTED);
+			EXPECT_EQ(st0.boosts + 1, st2.boosts);
+			EXPECT_LE(st2.boosted_ns - st0.boosted_ns,
+				  (unsigned long long)(t2 - t0 - 100000000));
+		}
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+		ASSERT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	}
+	ASSERT_TRUE(decided) TH_LOG("no try read the stats inside the interval");
+	close(fd);
+}
+
+/*
  * A test of one budget window (1 s) must fit in it: a try that took longer
  * than IN_ONE_WINDOW_NS (a stalled guest) is tried again after
  * TWO_WINDOWS_MS, which forget what the last try spent and asked for.
@@ -1669,6 +1724,49 @@ TEST_F(eb, rate_limit_holds_a_boost_behind_a_slow_change)
 	EXPECT_GE(up.ts - down.ts, 400000000LL)
 		TH_LOG("the second boost %lld ms after the step down",
 		       (up.ts - down.ts) / 1000000);
+	EXPECT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
+	close(fd);
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 4000));
+}
+
+/*
+ * A boost let through is not held back by a hint that comes while the
+ * worker applies it (the driver takes 300 ms; the rate limit, 100 ms,
+ * counts from the decision): it stays counted once and charged.
+ */
+TEST_F(eb, a_boost_on_its_way_is_not_held_back_by_another_hint)
+{
+	struct eb_policy_stats st0, st1, st2;
+	int pol = self->pol_last, fd;
+	long long t0, t2;
+
+	if (fast_mode())
+		SKIP(return, "a slow driver's path: the worker's (percpu-worker mode)");
+	ASSERT_EQ(0, set_tunable(pol, "rate_limit_us", "100000"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	msleep(150);
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "300000"));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+	t0 = eb_now_ns();
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(0, wait_in_flight(pol, 2000));
+	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
+	EXPECT_TRUE(st1.flags & EB_POLICY_BOOSTED);
+	EXPECT_EQ(st0.boosts + 1, st1.boosts);
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 4000));
+	msleep(150);	/* past a rate timer's re-decision */
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st2));
+	t2 = eb_now_ns();
+	EXPECT_TRUE(st2.flags & EB_POLICY_BOOSTED);
+	EXPECT_EQ(st0.boosts + 1, st2.boosts);
+	/* charged from the decision: all but the hint's own way in */
+	EXPECT_GE(st2.boosted_ns - st0.boosted_ns,
+		  (unsigned long long)(t2 - t0) / 10 * 9);
+	EXPECT_EQ(0, hint(fd, EB_IOC_QUEUE_IDLE));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
 	EXPECT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
 	close(fd);
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 4000));
