@@ -36,7 +36,7 @@ for p in "$CF"/policy*; do
 	echo 100000 > "$p/eventboost/max_boost_us"
 	echo 1000 > "$p/eventboost/rate_limit_us"
 done
-echo "1..27"
+echo "1..28"
 t "status shows each policy on eventboost" \
 	'$E status > /tmp/st.txt && grep -q "policy0" /tmp/st.txt && grep -q "policy1" /tmp/st.txt && grep -q eventboost /tmp/st.txt'
 t "status --json is valid JSON with the policies" \
@@ -57,6 +57,11 @@ t "set with a bad value exits 2 and writes nothing" \
 	'$E set base=2GHz budget=abc 2>/dev/null; [ $? = 2 ] && [ "$(cat $CF/policy0/eventboost/base_freq)" = 2600000 ]'
 t "set with an unknown key exits 2" '$E set turbo=1 2>/dev/null; [ $? = 2 ]'
 t "set out of range exits 2" '$E set boost=9GHz 2>/dev/null; [ $? = 2 ] && [ "$(cat $CF/policy0/eventboost/boost_freq)" = 4000000 ]'
+$E set max-boost=1s budget=10% >/dev/null
+t "boost over a process's half of the budget says so at once" \
+	'$E boost --for 60ms --cpu 1 >/dev/null 2>/tmp/boost.err &&
+	 grep -q "one process at most half of it (50 ms)" /tmp/boost.err ||
+	 { sed "s/^/# /" /tmp/boost.err; false; }'
 $E set max-boost=1s budget=100% >/dev/null
 t "boost --for 1s --cpu 1 boosts policy1 only, then ends" \
 	'$E boost --for 1s --cpu 1 >/tmp/boost.txt 2>/tmp/boost.err & pid=$!; wait_cur 1 4000000 && [ "$(cur 0)" = 2600000 ] && wait $pid && wait_cur 1 2600000'

@@ -87,6 +87,11 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \
 		fi
 		took
 	fi
+	if [ "$name" = cluster ]; then
+		echo "# ---- ebctl, policy1's first CPU offline"
+		sh "$TOP/selftests/ebctl_cluster_test.sh" "$TOP/build/userlib/ebctl" || rc=1
+		took
+	fi
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
 done
 if rmmod eventboost; then

@@ -1463,7 +1463,7 @@ static unsigned long long boost_limits(const struct eb_stats *st,
 				       unsigned long long us)
 {
 	unsigned long long hold = us, budget_us;
-	char want[32], wd[32], b[32];
+	char want[32], wd[32], b[32], half[32];
 
 	ebp_format_duration_ns(us * 1000, want, sizeof(want));
 	if (st->max_boost_us && us > st->max_boost_us) {
@@ -1478,13 +1478,16 @@ static unsigned long long boost_limits(const struct eb_stats *st,
 		else
 			fputs(" (max-boost is at most 10 s)\n", stderr);
 	}
+	/* One process may use half of the budget (README: Tunables). */
 	budget_us = (unsigned long long)st->budget_pct * 10000;	/* of 1 s */
-	if (st->budget_pct && st->budget_pct < 100 && hold > budget_us) {
+	if (st->budget_pct && st->budget_pct < 100 && hold > budget_us / 2) {
 		ebp_format_duration_ns(budget_us * 1000, b, sizeof(b));
+		ebp_format_duration_ns(budget_us / 2 * 1000, half, sizeof(half));
 		fprintf(stderr, "ebctl: boost: policy%u's budget (budget_pct %u%%) "
-			"allows at most %s boosted in each 1 s window: the boost "
-			"may end sooner (raise it: sudo ebctl set budget=...)\n",
-			st->policy_cpu, st->budget_pct, b);
+			"allows %s boosted in each 1 s window, one process at "
+			"most half of it (%s): the boost may end sooner (raise "
+			"it: sudo ebctl set budget=...)\n",
+			st->policy_cpu, st->budget_pct, b, half);
 	}
 	fflush(stderr);
 	return hold;
@@ -1529,7 +1532,12 @@ static int run_boost(struct eb_client *c, unsigned long long us)
 	err = hold_until(c, deadline, hold > BOOST_FOR_MAX_US, &refused);
 	if (err)
 		return report_eb_err(err);
-	if (!eb_stats(c, before.policy_cpu, &after))
+	/*
+	 * Read by the CPU it ran on: the policy's number is its first CPU,
+	 * which may be offline, and stats refuse an offline CPU.
+	 */
+	if (!eb_stats(c, (unsigned int)cpu, &after) ||
+	    !eb_stats(c, before.policy_cpu, &after))
 		boost_notes(&before, &after, refused);
 	return RC_OK;
 }
