@@ -87,7 +87,6 @@ void eb_policy_start(struct eb_policy *ebp)
 	raw_spin_lock_irqsave(&ebp->lock, flags);
 	ebp->started = true;
 	ebp->boosted = false;
-	WRITE_ONCE(ebp->budget_spent, false);
 	ebp->target_khz = 0;
 	ebp->applied_khz = 0;
 	ebp->granted_khz = 0;
@@ -96,8 +95,16 @@ void eb_policy_start(struct eb_policy *ebp)
 	ebp->change_ns = 0;
 	ebp->acct_ns = now;
 	ebp->start_ns = now;
-	ebp->window_start_ns = now;
-	ebp->window_used_ns = 0;
+	/*
+	 * The budget window is the policy's, not the start's: a restart (a
+	 * CPU leaving or joining a shared policy, resume) keeps what it has
+	 * spent, or each would hand out a fresh budget.  It rolls as ever.
+	 */
+	if (!ebp->window_start_ns) {
+		ebp->window_start_ns = now;
+		ebp->window_used_ns = 0;
+		WRITE_ONCE(ebp->budget_spent, false);
+	}
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 
 	for_each_cpu(cpu, ebp->policy->cpus)

@@ -2417,6 +2417,61 @@ TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 }
 
 /*
+ * The restart of a shared policy's governor (a CPU leaving it) keeps the
+ * budget window: a budget spent before it stays spent after it, or each
+ * hotplug would hand out a fresh budget.  Idle past a window first, the
+ * next one opens at the first write (budget_ends_and_refuses_boosts); a
+ * try that does not fit in it is tried again.
+ */
+TEST_F(eb, a_spent_budget_stays_spent_across_a_policy_restart)
+{
+	struct eb_policy_stats st;
+	int stay = -1, pol = self->pol_last, fd, decided = 0, ret = 0;
+	uint64_t t_w, took = 0;
+	char path[96];
+
+	for (int cpu = 0; cpu < self->last_cpu && stay < 0; cpu++)
+		if (policy_of(cpu) == pol)
+			stay = cpu;
+	if (stay < 0)
+		SKIP(return, "the last CPU shares no policy (shared and cluster modes do)");
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", self->last_cpu);
+	ASSERT_EQ(0, set_tunable(pol, "max_boost_us", "10000000"));
+	ASSERT_EQ(0, pin(stay));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	for (int i = 0; i < 3 && !decided; i++) {
+		ASSERT_EQ(0, set_tunable(pol, "budget_pct", "100"));
+		msleep(TWO_WINDOWS_MS);
+		t_w = eb_now_ns();
+		ASSERT_EQ(0, set_tunable(pol, "budget_pct", "10"));
+		/* one process may use half: two or three children spend it */
+		for (int n = 0; n < 4; n++) {
+			ASSERT_EQ(0, eb_policy_stats(fd, stay, &st));
+			if (st.flags & EB_POLICY_BUDGET_SPENT)
+				break;
+			ret = boost_in_child(stay, -1, 5000000);
+			ASSERT_TRUE(ret == 0 || ret == -EBUSY) TH_LOG("%d", ret);
+		}
+		if (!(st.flags & EB_POLICY_BUDGET_SPENT))
+			continue;
+		ASSERT_EQ(0, eb_write_str(path, "0"));
+		ret = boost_in_child(stay, -1, 1000);
+		ASSERT_EQ(0, eb_policy_stats(fd, stay, &st));
+		took = eb_now_ns() - t_w;
+		ASSERT_EQ(0, eb_write_str(path, "1"));
+		if (took < IN_ONE_WINDOW_NS) {
+			decided = 1;
+			EXPECT_TRUE(st.flags & EB_POLICY_BUDGET_SPENT);
+			EXPECT_EQ(-EBUSY, ret);
+		}
+	}
+	ASSERT_TRUE(decided) TH_LOG("no try fit in a window (last %llu ms)",
+				    (unsigned long long)took / 1000000);
+	close(fd);
+}
+
+/*
  * The tunables are the operator's energy policy (issue 24): a switch to
  * another governor and back ends the governor's instance but keeps them,
  * and the policy runs at the kept base again.
