@@ -139,7 +139,8 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	 */
 	held = limit && want && target != ebp->applied_khz &&
 	       target != ebp->granted_khz && eb_rate_limited(ebp, now);
-	if (want && !held && !ebp->boosted)
+	/* One on its way was counted when it was let through. */
+	if (want && !held && !ebp->boosted && target != ebp->granted_khz)
 		ebp->cnt.boosts++;
 	ebp->boosted = want && !held;
 	if (budget != U64_MAX)

@@ -98,7 +98,8 @@ void eb_policy_start(struct eb_policy *ebp)
 	/*
 	 * The budget window is the policy's, not the start's: a restart (a
 	 * CPU leaving or joining a shared policy, resume) keeps what it has
-	 * spent, or each would hand out a fresh budget.  It rolls as ever.
+	 * spent, or each would hand out a fresh budget (its votes end
+	 * below).  It rolls as ever.
 	 */
 	if (!ebp->window_start_ns) {
 		ebp->window_start_ns = now;
@@ -116,6 +117,12 @@ void eb_policy_start(struct eb_policy *ebp)
 	 */
 	smp_mb();
 	eb_policy_retune(ebp);
+	/*
+	 * A budget still spent ends the votes held: the stop may have
+	 * cancelled the sweep, and a hint while stopped was not refused.
+	 */
+	if (READ_ONCE(ebp->budget_spent))
+		queue_work(system_highpri_wq, &ebp->sweep_work);
 }
 
 void eb_policy_stop(struct eb_policy *ebp)
