@@ -58,6 +58,8 @@ static void eb_apply_failed(struct eb_policy *ebp)
 {
 	u64 delay = (u64)READ_ONCE(ebp->tunables->rate_limit_us) * NSEC_PER_USEC;
 
+	/* The grant was for this change: a retry is decided anew. */
+	ebp->granted_khz = 0;
 	if (ebp->started && !hrtimer_is_queued(&ebp->rate_timer))
 		hrtimer_start(&ebp->rate_timer,
 			      ns_to_ktime(ktime_get_ns() + max_t(u64, delay, TICK_NSEC)),

@@ -207,8 +207,13 @@ static void eb_gov_budget_spent(struct work_struct *work)
 	struct eb_policy *ebp = container_of(work, struct eb_policy,
 					     sweep_work);
 
+	/*
+	 * The related CPUs, not the current ones: a vote counted on a CPU
+	 * that left the policy since (the sweep cancelled by that restart)
+	 * would follow its thread back unended.
+	 */
 	if (READ_ONCE(ebp->budget_spent))
-		eb_clients_end_votes(ebp->policy->cpus);
+		eb_clients_end_votes(ebp->policy->related_cpus);
 }
 
 static int eb_gov_init(struct cpufreq_policy *policy)

@@ -19,9 +19,10 @@ restore() {
 	echo "$budget" > "$P/eventboost/budget_pct"
 	echo "$wd" > "$P/eventboost/max_boost_us"
 	echo "$gov" > "$P/scaling_governor"
-	rm -f "$READY"
+	rm -f "$READY" /tmp/cb.out /tmp/cb.err
 }
 trap restore EXIT
+trap 'exit 1' INT TERM
 
 echo "1..2"
 echo 100 > "$P/eventboost/budget_pct"
