@@ -101,7 +101,8 @@ struct eb_stats {
  * Counters of the policy of @cpu (any client may read any policy) into the
  * first @size bytes of @st: pass sizeof(*st).  Fields this library does not
  * know of (a caller built against a newer header) are zeroed.  -EINVAL when
- * @size is below EB_STATS_SIZE_V1.
+ * @size is below EB_STATS_SIZE_V1; -ENODEV when @cpu is offline or has no
+ * cpufreq policy (policy_cpu names a policy's first CPU, which may be).
  */
 int eb_stats_sized(struct eb_client *c, unsigned int cpu, struct eb_stats *st,
 		   size_t size);

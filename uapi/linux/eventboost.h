@@ -102,7 +102,7 @@ struct eb_client_info {
 #define EB_NR_REASONS		4	/* one spare slot */
 
 struct eb_policy_stats {
-	__u32 cpu;		/* in: any CPU of the policy */
+	__u32 cpu;		/* in: any online CPU of the policy (else ENODEV) */
 	__u32 in_flags;		/* in: must be zero */
 	__u32 policy_cpu;	/* out: N of sysfs policyN (stays while CPU N is offline) */
 	__u32 flags;		/* out: EB_POLICY_* */
