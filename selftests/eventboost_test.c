@@ -2439,6 +2439,46 @@ TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 	close(a.fd);
 }
 
+/* A CPU of @pol below @last (which can go offline), or -1: none shares it. */
+static int cpu_sharing_with(int pol, int last)
+{
+	for (int cpu = 0; cpu < last; cpu++)
+		if (policy_of(cpu) == pol)
+			return cpu;
+	return -1;
+}
+
+/*
+ * Open a fresh budget window of @pct on @pol (idle past a window, the
+ * next opens at the first write: budget_ends_and_refuses_boosts; *@t_w is
+ * at or before it) and spend it with children boosting on @cpu, one
+ * process using at most half: 0 once spent, 1 if four did not, or -errno.
+ */
+static int spend_a_fresh_budget(int pol, int cpu, int fd, const char *pct,
+				uint64_t *t_w)
+{
+	struct eb_policy_stats st;
+	int ret;
+
+	ret = set_tunable(pol, "budget_pct", "100");
+	if (ret)
+		return ret;
+	msleep(TWO_WINDOWS_MS);
+	*t_w = eb_now_ns();
+	ret = set_tunable(pol, "budget_pct", pct);
+	for (int n = 0; !ret && n < 4; n++) {
+		ret = eb_policy_stats(fd, cpu, &st);
+		if (ret)
+			return ret;
+		if (st.flags & EB_POLICY_BUDGET_SPENT)
+			return 0;
+		ret = boost_in_child(cpu, -1, 5000000);
+		if (ret == -EBUSY)
+			ret = 0;
+	}
+	return ret ? ret : 1;
+}
+
 /*
  * The restart of a shared policy's governor (a CPU leaving it) keeps the
  * budget window: a budget spent before it stays spent after it, or each
@@ -2450,13 +2490,11 @@ TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 TEST_F_TIMEOUT(eb, a_spent_budget_stays_spent_across_a_policy_restart, 90)
 {
 	struct eb_policy_stats st;
-	int stay = -1, pol = self->pol_last, fd, decided = 0, ret = 0, err;
-	uint64_t t_w, took = 0;
+	int pol = self->pol_last, stay = cpu_sharing_with(pol, self->last_cpu);
+	int fd, decided = 0, ret = 0, err;
+	uint64_t t_w = 0, took = 0;
 	char path[96];
 
-	for (int cpu = 0; cpu < self->last_cpu && stay < 0; cpu++)
-		if (policy_of(cpu) == pol)
-			stay = cpu;
 	if (stay < 0)
 		SKIP(return, "the last CPU shares no policy (shared and cluster modes do)");
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", self->last_cpu);
@@ -2465,19 +2503,9 @@ TEST_F_TIMEOUT(eb, a_spent_budget_stays_spent_across_a_policy_restart, 90)
 	fd = eb_open();
 	ASSERT_GE(fd, 0);
 	for (int i = 0; i < 3 && !decided; i++) {
-		ASSERT_EQ(0, set_tunable(pol, "budget_pct", "100"));
-		msleep(TWO_WINDOWS_MS);
-		t_w = eb_now_ns();
-		ASSERT_EQ(0, set_tunable(pol, "budget_pct", "10"));
-		/* one process may use half: two or three children spend it */
-		for (int n = 0; n < 4; n++) {
-			ASSERT_EQ(0, eb_policy_stats(fd, stay, &st));
-			if (st.flags & EB_POLICY_BUDGET_SPENT)
-				break;
-			ret = boost_in_child(stay, -1, 5000000);
-			ASSERT_TRUE(ret == 0 || ret == -EBUSY) TH_LOG("%d", ret);
-		}
-		if (!(st.flags & EB_POLICY_BUDGET_SPENT))
+		ret = spend_a_fresh_budget(pol, stay, fd, "10", &t_w);
+		ASSERT_LE(0, ret);
+		if (ret)
 			continue;
 		ASSERT_EQ(0, eb_write_str(path, "0"));
 		ret = boost_in_child(stay, -1, 1000);
@@ -2571,15 +2599,13 @@ TEST_F_TIMEOUT(eb, a_vote_taken_during_a_restart_ends_while_the_budget_is_spent,
 {
 	struct gc_try_arg a = { 0 };
 	struct eb_policy_stats st;
-	int stay = -1, pol = self->pol_last, decided = 0, err = 0;
+	int pol = self->pol_last, stay = cpu_sharing_with(pol, self->last_cpu);
+	int decided = 0, err = 0;
 	unsigned int votes = 0;
-	uint64_t t_w, took = 0;
+	uint64_t t_w = 0, took = 0;
 	char path[96], cause[32] = "";
 	pthread_t t;
 
-	for (int cpu = 0; cpu < self->last_cpu && stay < 0; cpu++)
-		if (policy_of(cpu) == pol)
-			stay = cpu;
 	if (stay < 0)
 		SKIP(return, "the last CPU shares no policy (shared and cluster modes do)");
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", self->last_cpu);
@@ -2589,20 +2615,11 @@ TEST_F_TIMEOUT(eb, a_vote_taken_during_a_restart_ends_while_the_budget_is_spent,
 		a = (struct gc_try_arg){ .cpu = stay };
 		a.fd = eb_open();
 		ASSERT_GE(a.fd, 0);
-		ASSERT_EQ(0, set_tunable(pol, "budget_pct", "100"));
-		msleep(TWO_WINDOWS_MS);
-		t_w = eb_now_ns();
 		/* a share of 100 ms: the sweep is not raced by its end */
-		ASSERT_EQ(0, set_tunable(pol, "budget_pct", "20"));
-		for (int n = 0; n < 4; n++) {
-			ASSERT_EQ(0, eb_policy_stats(a.fd, stay, &st));
-			if (st.flags & EB_POLICY_BUDGET_SPENT)
-				break;
-			err = boost_in_child(stay, -1, 5000000);
-			ASSERT_TRUE(err == 0 || err == -EBUSY) TH_LOG("%d", err);
-		}
-		if (!(st.flags & EB_POLICY_BUDGET_SPENT)) {
+		err = spend_a_fresh_budget(pol, stay, a.fd, "20", &t_w);
+		if (err) {
 			close(a.fd);
+			ASSERT_LE(0, err);
 			continue;
 		}
 		ASSERT_EQ(0, trace_clear()) TH_LOG("tracefs not mounted at /sys/kernel/tracing?");
