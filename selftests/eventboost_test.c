@@ -2367,6 +2367,15 @@ static void *queue_hint_loop(void *p)
 	return NULL;
 }
 
+/* A CPU of @pol below @last (which can go offline), or -1: none shares it. */
+static int cpu_sharing_with(int pol, int last)
+{
+	for (int cpu = 0; cpu < last; cpu++)
+		if (policy_of(cpu) == pol)
+			return cpu;
+	return -1;
+}
+
 /*
  * A CPU leaving or joining a shared policy stops and restarts its governor
  * under the policy's other CPUs.  A hint that comes in between is still on
@@ -2378,17 +2387,14 @@ TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 	struct hint_loop_arg a = { 0 };
 	struct eb_policy_stats st0, st1;
 	struct eb_client_info ci;
-	int stay = -1, pol, tries = 0;
+	int pol = self->pol_last, stay = cpu_sharing_with(pol, self->last_cpu);
+	int tries = 0;
 	uint64_t t0, took;
 	char path[96];
 	pthread_t t;
 
-	for (int cpu = 0; cpu < self->last_cpu && stay < 0; cpu++)
-		if (policy_of(cpu) == self->pol_last)
-			stay = cpu;
 	if (stay < 0)
 		SKIP(return, "the last CPU shares no policy (shared and cluster modes do)");
-	pol = self->pol_last;
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", self->last_cpu);
 
 	ASSERT_EQ(0, pin(stay));
@@ -2439,15 +2445,6 @@ TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 	close(a.fd);
 }
 
-/* A CPU of @pol below @last (which can go offline), or -1: none shares it. */
-static int cpu_sharing_with(int pol, int last)
-{
-	for (int cpu = 0; cpu < last; cpu++)
-		if (policy_of(cpu) == pol)
-			return cpu;
-	return -1;
-}
-
 /*
  * Open a fresh budget window of @pct on @pol (idle past a window, the
  * next opens at the first write: budget_ends_and_refuses_boosts; *@t_w is
@@ -2484,9 +2481,9 @@ static int spend_a_fresh_budget(int pol, int cpu, int fd, const char *pct,
  * budget window: a budget spent before it stays spent after it, or each
  * hotplug would hand out a fresh budget.  Idle past a window first, the
  * next one opens at the first write (budget_ends_and_refuses_boosts); a
- * try that does not fit in it is tried again.
+ * try that does not fit in it is tried again (three tries of a window and
+ * more each: over the harness's default 30 s).
  */
-/* Up to three tries of a window and more each: more than the default 30 s. */
 TEST_F_TIMEOUT(eb, a_spent_budget_stays_spent_across_a_policy_restart, 90)
 {
 	struct eb_policy_stats st;
@@ -2591,9 +2588,9 @@ static int vote_end_cause(int tid, char *cause, size_t size)
  * a vote while the budget is still spent (cause "budget"), as the
  * budget's sweep ended every vote held when it ran out, not hold it
  * unboosted until its process's share ends it ("client_budget", 100 ms
- * here) or the window rolls and it boosts.  A GC enter is tried as fast as it goes
- * while CPU last goes off and on line, until one is taken; a try that
- * does not fit in the window is tried again.
+ * here) or the window rolls and it boosts.  A GC enter is tried as fast
+ * as it goes while CPU last goes off and on line, until one is taken; a
+ * try that does not fit in the window is tried again.
  */
 TEST_F_TIMEOUT(eb, a_vote_taken_during_a_restart_ends_while_the_budget_is_spent, 120)
 {
