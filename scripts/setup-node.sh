@@ -35,6 +35,16 @@ exec 9>"${EB_NODE_LOCK:-/run/lock/eventboost-node.lock}"
 flock 9
 "$here/check-node.sh" 2>/dev/null && exit 0
 
+behind_on_path() {
+	echo "setup: node on PATH is $(command -v node || echo none), not $bindir/node: put $bindir ahead of it on PATH and run this again" >&2
+	exit 1
+}
+# Our install, whole and one the package takes, only behind another node on
+# PATH (a run again before PATH was mended): nothing to fetch.
+linked=1
+for b in node npm npx; do [ "$(readlink "$bindir/$b")" = "$prefix/bin/$b" ] || linked=0; done
+[ "$linked" = 1 ] && PATH="$prefix/bin:$PATH" "$here/check-node.sh" >/dev/null 2>&1 && behind_on_path
+
 # Ours to replace: no node at all, our own earlier install, or Debian's
 # nodejs package (its maintainer field names Debian; NodeSource's does not).
 node=$(command -v node 2>/dev/null || true)
@@ -138,7 +148,4 @@ mkdir -p "$bindir"
 for b in node npm npx; do ln -sfn "$prefix/bin/$b" "$bindir/$b"; done
 hash -r
 echo "setup: Node $v with npm $("$bindir/npm" --version) in $prefix ($bindir/node, npm, npx)"
-if [ "$(command -v node)" != "$bindir/node" ]; then
-	echo "setup: node on PATH is $(command -v node || echo none), not $bindir/node: put $bindir ahead of it on PATH and run this again" >&2
-	exit 1
-fi
+[ "$(command -v node)" = "$bindir/node" ] || behind_on_path

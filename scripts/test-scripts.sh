@@ -251,6 +251,12 @@ sn_run "$sn/debian/bin:$sn/usrlocal:$sn/apt"
 expect "setup-node.sh says when Debian's node stays ahead on PATH" \
 	"1:setup: node on PATH is $sn/debian/bin/node, not $sn/usrlocal/node: put $sn/usrlocal ahead of it on PATH and run this again" \
 	"$rc:$(echo "$out" | tail -1)"
+# Run again, the PATH unchanged: the install is whole; it says so again
+# and fetches nothing.
+sn_run "$sn/debian/bin:$sn/usrlocal:$sn/apt"
+expect "setup-node.sh, run again with Debian's node still ahead, says so again and reinstalls nothing" \
+	"1:setup: node on PATH is $sn/debian/bin/node, not $sn/usrlocal/node: put $sn/usrlocal ahead of it on PATH and run this again:" \
+	"$rc:$(echo "$out" | tail -1):$(sn_log)"
 # An earlier install the package no longer takes, and the registry
 # unreachable, then serving a broken tarball, then a Node the package does
 # not take: the earlier install stays whole, nothing half-unpacked beside it.
