@@ -4,8 +4,10 @@
  * and kernel apart, and appends "<CLOCK_REALTIME ns> <vcpu> <user> <kernel>"
  * for each vCPU to the file named by its "out=" argument at most every
  * 20 ms while any vCPU runs (looked at every 4096 blocks executed; QEMU
- * 7.2's round-robin TCG thread calls no idle callback), and at exit.  A work measure the host's speed
- * cannot move.  Declarations of the QEMU 7.2 plugin API (version 1) are
+ * 7.2's round-robin TCG thread calls no idle callback), and at exit.  The
+ * host's speed cannot change a count for given guest work, but can still
+ * change the work itself (timeouts, spinning, how much a timer finds to do).
+ * Declarations of the QEMU 7.2 plugin API (version 1) are
  * our own, from its documented interface.
  */
 #include <stdint.h>
