@@ -138,11 +138,11 @@ function lateApp(name, then = '') {
 }
 
 // As a user (root opens anything): the app folder and the device's reachable.
-function lateSpawn(name, dev) {
+function lateSpawn(name, dev, preloads = []) {
   const { spawn } = require('node:child_process');
   fs.chmodSync(app, 0o755);
   fs.chmodSync(path.dirname(dev), 0o777);
-  return spawn(process.execPath, ['-r', 'eventboost/register', name], {
+  return spawn(process.execPath, [...preloads.flatMap((p) => ['-r', p]), '-r', 'eventboost/register', name], {
     cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev },
     ...(process.getuid() === 0 ? { uid: 65534, gid: 65534 } : {}),
   });
@@ -173,6 +173,38 @@ test('a device that appears before its permissions (udev sets them after) is sti
   await new Promise((resolve) => child.on('exit', resolve));
   clearTimeout(timer);
   assert.match(out, /^[^\n]*modprobe[^\n]*\n[^\n]*permission denied[^\n]*\n[^\n]*not an eventboost device/, out);
+});
+
+test('a device not the service\'s to open is watched for the 30 s grace, not after', { timeout: 60000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-late-'));
+  const dev = path.join(dir, 'eventboost');
+  lateApp('late-grace.js');
+  // The preload's timer of 30 s, and only that one, made 0.3 s (loaded
+  // before it): the grace ends before udev's rule would have run.
+  fs.writeFileSync(path.join(app, 'grace-clock.js'),
+    'const real = global.setTimeout;\n' +
+    'global.setTimeout = (fn, ms, ...a) => ms !== 30000 ? real(fn, ms, ...a) :\n' +
+    "  (console.log('grace'), real(() => { fn(...a); console.log('grace over'); }, 300));\n");
+  const child = lateSpawn('late-grace.js', dev, ['./grace-clock.js']);
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (/^[^\n]*modprobe[^\n]*\n$/.test(out)) {
+      const made = path.join(os.tmpdir(), `eb-made-${process.pid}`);
+      fs.writeFileSync(made, '', { mode: 0o000 });
+      fs.chmodSync(made, 0o000);
+      fs.renameSync(made, dev);
+    } else if (/grace over\n$/.test(out)) {
+      // As udev's rule would, late: a start would now say "not an eventboost device".
+      fs.chmodSync(dev, 0o666);
+      setTimeout(() => child.kill(), 1500);
+    }
+  });
+  const timer = setTimeout(() => child.kill(), 15000);
+  await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  assert.match(out, /^[^\n]*modprobe[^\n]*\n(grace\n[^\n]*permission denied[^\n]*\n|[^\n]*permission denied[^\n]*\ngrace\n)grace over\n$/, out);
 });
 
 test("the application's own stop() is not undone when the device appears later", { timeout: 60000 }, async () => {
