@@ -139,10 +139,16 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	 */
 	held = limit && want && target != ebp->applied_khz &&
 	       target != ebp->granted_khz && eb_rate_limited(ebp, now);
-	/* One on its way was counted when it was let through. */
-	if (want && !held && !ebp->boosted && target != ebp->granted_khz)
+	/*
+	 * One on its way was counted when it was let through; one a restart
+	 * (stop, then start) found was counted before it: the core changes
+	 * no frequency across the two.
+	 */
+	if (want && !held && !ebp->boosted && target != ebp->granted_khz &&
+	    !ebp->boosted_at_stop)
 		ebp->cnt.boosts++;
 	ebp->boosted = want && !held;
+	ebp->boosted_at_stop = false;
 	if (budget != U64_MAX)
 		eb_budget_arm(ebp, now, budget);
 

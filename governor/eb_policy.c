@@ -142,6 +142,7 @@ void eb_policy_stop(struct eb_policy *ebp)
 	/* Counters live as long as the policy's governor: keep the time too. */
 	ebp->cnt.governed_ns += now - ebp->start_ns;
 	ebp->started = false;
+	ebp->boosted_at_stop = ebp->boosted;
 	ebp->boosted = false;
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 

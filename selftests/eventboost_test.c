@@ -2446,6 +2446,43 @@ TEST_F(eb, hints_during_a_shared_policy_restart_keep_votes)
 }
 
 /*
+ * A restart leaves the clock where it was (the cpufreq core neither stops
+ * nor starts a governor with a frequency change): a vote held across it is
+ * one boost, not one more per restart.
+ */
+TEST_F(eb, a_boost_held_across_a_policy_restart_is_one_boost)
+{
+	int pol = self->pol_last, stay = cpu_sharing_with(pol, self->last_cpu);
+	struct eb_policy_stats st0, st1;
+	long long seq;
+	char path[96];
+	int fd;
+
+	if (stay < 0)
+		SKIP(return, "the last CPU shares no policy (shared and cluster modes do)");
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", self->last_cpu);
+	ASSERT_EQ(0, pin(stay));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	ASSERT_EQ(BOOST, applied_khz(pol, BOOST));
+	ASSERT_EQ(BOOST, wait_settled_khz(pol, BOOST, 2000));
+	seq = drv_last_seq(pol);
+	ASSERT_EQ(0, eb_policy_stats(fd, stay, &st0));
+	ASSERT_EQ(0, eb_write_str(path, "0"));
+	ASSERT_EQ(0, eb_write_str(path, "1"));
+	ASSERT_EQ(BOOST, wait_settled_khz(pol, BOOST, 2000));
+	ASSERT_EQ(0, eb_policy_stats(fd, stay, &st1));
+	/* The premise: the clock never left the boost. */
+	EXPECT_EQ(BOOST, set_khz_since(pol, BOOST, seq));
+	EXPECT_NE(BASE, set_khz_since(pol, BASE, seq));
+	EXPECT_EQ(st0.boosts, st1.boosts);
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	close(fd);
+}
+
+/*
  * Open a fresh budget window of @pct on @pol (idle past a window, the
  * next opens at the first write: budget_ends_and_refuses_boosts; *@t_w is
  * at or before it) and spend it with children boosting on @cpu, one
