@@ -15,10 +15,14 @@
 #include "eb_internal.h"
 #include "eb_trace.h"
 
-static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool fast)
+/* @boost: @khz is the boost; the clock is there (charged) or left it. */
+static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool boost,
+		       bool fast)
 {
 	u64 now = ktime_get_ns(), lat = 0;
 
+	eb_account(ebp, now);
+	ebp->at_boost = boost;
 	ebp->applied_khz = khz;
 	ebp->change_ns = now;
 	/* A grant is good for one change, whichever change came first. */
@@ -79,8 +83,9 @@ static void eb_apply_fast_locked(struct eb_policy *ebp)
 	    !cpumask_test_cpu(smp_processor_id(), ebp->policy->cpus) ||
 	    eb_apply_held_back(ebp, khz))
 		return;
+	/* (the target is the boost when decided so: not held back here) */
 	if (cpufreq_driver_fast_switch(ebp->policy, khz))
-		eb_applied(ebp, khz, true);
+		eb_applied(ebp, khz, ebp->boosted, true);
 	else
 		eb_apply_failed(ebp);
 }
@@ -117,6 +122,7 @@ void eb_apply_slow(struct eb_policy *ebp)
 {
 	unsigned long flags;
 	unsigned int khz;
+	bool boost, was;
 	int ret;
 
 	mutex_lock(&ebp->work_lock);
@@ -132,16 +138,30 @@ void eb_apply_slow(struct eb_policy *ebp)
 		khz = ebp->target_khz;
 		if (eb_apply_held_back(ebp, khz))
 			break;
+		/*
+		 * The driver may make a boost at any moment from here, and
+		 * nothing takes it back: charged from now, until a step down
+		 * is made, whether or not its vote lasts that long.
+		 */
+		boost = ebp->boosted;
+		was = ebp->at_boost;
+		if (boost && !was) {
+			eb_account(ebp, ktime_get_ns());
+			ebp->at_boost = true;
+		}
 		ebp->applying = true;
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
 		raw_spin_lock_irqsave(&ebp->lock, flags);
 		ebp->applying = false;
 		if (ret) {
+			/* The clock stayed where it was. */
+			eb_account(ebp, ktime_get_ns());
+			ebp->at_boost = was;
 			eb_apply_failed(ebp);
 			break;
 		}
-		eb_applied(ebp, khz, false);
+		eb_applied(ebp, khz, boost, false);
 	}
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	mutex_unlock(&ebp->work_lock);

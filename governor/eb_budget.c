@@ -17,12 +17,17 @@ u64 eb_budget_ns(struct eb_policy *ebp)
 	return pct >= 100 ? U64_MAX : EB_BUDGET_WINDOW_NS / 100 * pct;
 }
 
-/* Charge time since the last call to boosted time; roll the budget window. */
+/*
+ * Charge the time since the last call to boosted time while the clock may
+ * be at a boost (given to the driver, and no step down made since: the
+ * clock's, not the decision's, which a slow or failing driver lags); roll
+ * the budget window.  Call before at_boost changes.
+ */
 void eb_account(struct eb_policy *ebp, u64 now)
 {
 	if (now <= ebp->acct_ns)
 		return;
-	if (ebp->boosted) {
+	if (ebp->at_boost) {
 		ebp->window_used_ns += now - ebp->acct_ns;
 		ebp->cnt.boosted_ns += now - ebp->acct_ns;
 	}
@@ -45,6 +50,11 @@ void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)
 {
 	u64 end = ebp->window_start_ns + EB_BUDGET_WINDOW_NS;
 
+	/*
+	 * Only a boost decided has an end to time: a step down on its way
+	 * (at_boost alone) is already its end, and past the budget the
+	 * deadline would be in the past, the timer firing again at once.
+	 */
 	if (ebp->boosted)
 		end = min(end, now + budget - ebp->window_used_ns);
 	else if (!ebp->budget_spent)

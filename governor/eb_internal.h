@@ -134,6 +134,7 @@ struct eb_policy {
 	bool started;
 	bool boosted;			/* decided: target is boost */
 	bool boosted_at_stop;		/* a boost the stop left the clock at */
+	bool at_boost;			/* a boost given to the driver, not replaced: charged */
 	unsigned int target_khz;	/* decided frequency */
 	unsigned int applied_khz;	/* last frequency given to the driver */
 	unsigned int granted_khz;	/* target let through since the last change, or 0 */

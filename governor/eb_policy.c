@@ -87,6 +87,7 @@ void eb_policy_start(struct eb_policy *ebp)
 	raw_spin_lock_irqsave(&ebp->lock, flags);
 	ebp->started = true;
 	ebp->boosted = false;
+	ebp->at_boost = false;
 	ebp->target_khz = 0;
 	ebp->applied_khz = 0;
 	ebp->granted_khz = 0;
@@ -144,6 +145,7 @@ void eb_policy_stop(struct eb_policy *ebp)
 	ebp->started = false;
 	ebp->boosted_at_stop = ebp->boosted;
 	ebp->boosted = false;
+	ebp->at_boost = false;
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 
 	hrtimer_cancel(&ebp->budget_timer);

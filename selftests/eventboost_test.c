@@ -349,8 +349,9 @@ FIXTURE_SETUP(eb)
 	 * tunables (they are the operator's, kept while the module is
 	 * loaded): set every one of them.
 	 */
-	/* A test that failed half-way may have left the driver slow. */
+	/* A test that failed half-way may have left the driver slow, or failing. */
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
 	all_governors(_metadata, self, "performance");
 	all_governors(_metadata, self, "eventboost");
 	for (int i = 0; i < self->npol; i++) {
@@ -1994,6 +1995,83 @@ TEST_F(eb, a_failed_step_down_is_retried)
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 1000))
 		TH_LOG("votes %u", client_info(fd).votes);
 	EXPECT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
+	close(fd);
+}
+
+/*
+ * The budget charges what the clock does, not what was decided.  A change
+ * the driver fails leaves the clock where it was: a boost it never made is
+ * not charged, nor "at boost_freq now", while the vote waits for a retry
+ * (until 2026-12-06 all 300 ms were).
+ */
+TEST_F(eb, a_boost_the_driver_fails_is_not_charged)
+{
+	struct eb_policy_stats st0, st1;
+	int pol = self->pol_last, fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "1000000"));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	msleep(300);
+	EXPECT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
+	EXPECT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
+	EXPECT_EQ(BASE, st1.cur_khz);
+	/*
+	 * A worker's tries, one a tick or so, are each charged (and flagged)
+	 * while in the driver, which may make the boost at any moment of its
+	 * call: under TCG about 0.5 ms a try, 35 ms of the 300 here.
+	 */
+	if (fast_mode())
+		EXPECT_FALSE(st1.flags & EB_POLICY_BOOSTED);
+	EXPECT_LT(st1.boosted_ns - st0.boosted_ns, 150000000ull);
+	/* Retried while the vote is held, and charged once made. */
+	EXPECT_EQ(BOOST, wait_khz(pol, BOOST, 2000));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+	close(fd);
+}
+
+/*
+ * Behind a slow driver a vote can end before its boost lands: the boost is
+ * made anyway (the worker cannot take back what the driver has), then the
+ * step down, each taking the driver's time.  The clock is at the boost in
+ * between, and that is charged: until 2026-12-06 the charge stopped with
+ * the vote, and votes shorter than the driver's latency boosted uncharged,
+ * past the budget.
+ */
+TEST_F(eb, a_boost_landing_after_its_vote_ended_is_charged_until_the_step_down)
+{
+	struct eb_policy_stats st0, st1;
+	int pol = self->pol_last, fd;
+	long long seq;
+
+	if (fast_mode())
+		SKIP(return, "fast switch makes each change inside the hint");
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "20000"));
+	seq = drv_last_seq(pol);
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(0, wait_in_flight(pol, 2000));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	/* The boost, then the step down, each after 20 ms in the driver. */
+	st1 = st0;
+	for (int j = 0; j < 400 && st0.applied + 2 > st1.applied; j++) {
+		msleep(5);
+		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
+	}
+	EXPECT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
+	EXPECT_EQ(st0.applied + 2, st1.applied);
+	EXPECT_EQ(BASE, st1.cur_khz);
+	EXPECT_EQ(BOOST, set_khz_since(pol, BOOST, seq));
+	/* At the boost for the step down's 20 ms at least. */
+	EXPECT_GE(st1.boosted_ns - st0.boosted_ns, 20000000ull);
+	EXPECT_FALSE(st1.flags & EB_POLICY_BOOSTED);
 	close(fd);
 }
 
