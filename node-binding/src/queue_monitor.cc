@@ -176,6 +176,8 @@ struct QueueMonitor::Shared {
   uint64_t count_from = 0, count_idle_ns = 0;
   unsigned count_short_waits = 0;
   uint64_t last_wait_ns = 0, last_wait_cpu = 0;
+  // The wait_cpu whose overload bound, found crossed, woke the monitor.
+  uint64_t saturation_woken = 0;
   // The boost this iteration's prepare kept through its poll (its
   // boosted_since; 0: none), and the timer that ends a kept wait that
   // turns out long (KeepThroughWait()).
@@ -1039,9 +1041,23 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the nearer bound of this thread's CPU time; a shorter one
   // re-arms it here before it fires.  Preemption never fires it.
-  if (asleep && timed && cpu)
-    ArmHolTimerAt(s, NearerSaturation(s, cpu, cpu + HolDue(s)));
   bool boosted = s->boosted_since.load(std::memory_order_acquire) != 0;
+  if (asleep && timed && cpu) {
+    // Past the overload bound since the last wait already, unboosted: the
+    // look is due now.  Re-armed, the timer would move ahead at each
+    // iteration shorter than the nearer bound (the kernel checks it at its
+    // tick, seldom inside the one short iteration that crosses the bound),
+    // and the crossing be seen at the next refresh, up to a second late.
+    // Once for each wait the bound counts from.
+    uint64_t w = s->wait_cpu.load(std::memory_order_relaxed);
+    if (w && cpu >= w + s->max_delay_ns && w != s->saturation_woken &&
+        !boosted && now >= s->refused_until.load(std::memory_order_relaxed)) {
+      s->saturation_woken = w;
+      WakeMonitor(s);
+    } else {
+      ArmHolTimerAt(s, NearerSaturation(s, cpu, cpu + HolDue(s)));
+    }
+  }
   // Events ready now are what the poll returns at once: a backlog that
   // formed while the last iteration ran.  With slow iterations the loop
   // counts it here (one system call) and boosts it before processing it,

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fake /dev/eventboost for host tests of the Queue-Boost monitor, where
+ * no module can load: preloaded (LD_PRELOAD) into Node, it answers the
+ * eventboost ioctls on a regular file named by EB_FAKE_DEVICE, keeps each
+ * client's votes as the module would (no watchdog, budget or limits), and
+ * lets everything else through to the C library.  What a test reads is the
+ * package's own stats(): what the monitor asked for, not what a CPU did.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/eventboost.h>
+
+#define MAX_FD 4096
+
+static unsigned int votes[MAX_FD];
+
+static int is_fake(int fd)
+{
+	const char *dev = getenv("EB_FAKE_DEVICE");
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	if (!dev || fd < 0 || fd >= MAX_FD)
+		return 0;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0)
+		return 0;
+	path[n] = 0;
+	return !strcmp(path, dev);
+}
+
+static int vote(int fd, unsigned int set, unsigned int clear)
+{
+	__atomic_fetch_or(&votes[fd], set, __ATOMIC_RELAXED);
+	__atomic_fetch_and(&votes[fd], ~clear, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real)(int, unsigned long, ...);
+	struct eb_client_info *ci;
+	struct eb_version *v;
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (!real)
+		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	if (_IOC_TYPE(req) != EB_IOC_MAGIC || !is_fake(fd))
+		return real(fd, req, arg);
+	switch (req) {
+	case EB_IOC_VERSION:
+		v = arg;
+		memset(v, 0, sizeof(*v));
+		v->abi_version = EB_ABI_VERSION;
+		v->features = EB_FEAT_GC | EB_FEAT_QUEUE | EB_FEAT_TIMED |
+			      EB_FEAT_BIND | EB_FEAT_CLIENT_INFO;
+		__atomic_store_n(&votes[fd], 0, __ATOMIC_RELAXED);
+		return 0;
+	case EB_IOC_GC_ENTER:
+		return vote(fd, EB_VOTE_GC, 0);
+	case EB_IOC_GC_EXIT:
+		return vote(fd, 0, EB_VOTE_GC);
+	case EB_IOC_QUEUE_BUSY:
+		return vote(fd, EB_VOTE_QUEUE, 0);
+	case EB_IOC_QUEUE_IDLE:
+		return vote(fd, 0, EB_VOTE_QUEUE);
+	case EB_IOC_BIND:
+	case EB_IOC_BOOST_FOR:
+		return 0;
+	case EB_IOC_CLIENT_INFO:
+		ci = arg;
+		memset(ci, 0, sizeof(*ci));
+		ci->votes = __atomic_load_n(&votes[fd], __ATOMIC_RELAXED) &
+			    (EB_VOTE_GC | EB_VOTE_QUEUE);
+		ci->vote_cpu = ci->votes ? sched_getcpu() : -1;
+		return 0;
+	}
+	/* Policy stats: as on a CPU no policy of which is online. */
+	errno = ENODEV;
+	return -1;
+}
