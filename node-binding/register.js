@@ -42,17 +42,31 @@ if (cfg && !cfg.off) {
   // application alive), while the device is missing, and for a grace
   // period while it is there but not ours to open: udev's rule regroups
   // it after devtmpfs makes it root's, within moments; a user not in the
-  // group is not watched for longer.
+  // group is not watched for longer.  In the main thread only: each
+  // Worker's would be an inotify instance of its own, and a user has 128
+  // (fs.inotify.max_user_instances), also for the application's own
+  // watches; a Worker looks once a second instead (an unref'd timer).
   let watcher = null;
   let grace = null;
+  let poller = null;
   const unwatch = () => {
     if (watcher) watcher.close();
     watcher = null;
+    clearInterval(poller);
+    poller = null;
     clearTimeout(grace);
     grace = null;
   };
   const watch = () => {
-    if (watcher) return;
+    if (watcher || poller) return;
+    if (!isMainThread) {
+      poller = setInterval(() => {
+        if (!fs.existsSync(device)) return;
+        if (calls() !== mine) unwatch();
+        else startNow(true);
+      }, 1000).unref();
+      return;
+    }
     try {
       watcher = fs.watch(path.dirname(device), { persistent: false }, (event, name) => {
         if (name && name !== path.basename(device)) return;

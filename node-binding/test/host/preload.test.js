@@ -99,6 +99,47 @@ test('EVENTBOOST_QUIET=1: no warning at all', () => {
   }
 });
 
+// Where the module is missing (the package inert), the watch for the device
+// costs one inotify instance per process, not one per thread: Workers run
+// the preload too, and inotify instances are few (128 per user by default).
+// A Worker's preload looks for the device once a second instead.
+test('Workers watch for a missing device without an inotify instance each', { timeout: 60000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-late-'));
+  const dev = path.join(dir, 'eventboost');
+  fs.writeFileSync(path.join(app, 'workers-late.js'),
+    "const { Worker } = require('node:worker_threads');\n" +
+    "const fs = require('node:fs');\n" +
+    'const inotify = () => fs.readdirSync(\'/proc/self/fd\').filter((f) => {\n' +
+    "  try { return fs.readlinkSync('/proc/self/fd/' + f) === 'anon_inode:inotify'; } catch { return false; }\n" +
+    '}).length;\n' +
+    'const src = "const { parentPort } = require(\'node:worker_threads\'); const eb = require(\'eventboost\');" +\n' +
+    '  "parentPort.postMessage(\'up\'); const t = setInterval(() => { const r = eb.stats().reason;" +\n' +
+    '  "if (!r.includes(\'modprobe\')) { parentPort.postMessage(r); clearInterval(t); } }, 20);";\n' +
+    'let up = 0, seen = 0;\n' +
+    'for (let i = 0; i < 8; i++) new Worker(src, { eval: true }).on(\'message\', (m) => {\n' +
+    "  if (m === 'up' && ++up === 8) console.log('inotify ' + inotify());\n" +
+    "  else if (m !== 'up') { console.log('worker: ' + m); if (++seen === 8) process.exit(0); }\n" +
+    '});\n');
+  const { spawn } = require('node:child_process');
+  const child = spawn(process.execPath, ['-r', 'eventboost/register', 'workers-late.js'], {
+    cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev },
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => {
+    out += d;
+    // Then the device appears: every Worker notices it still.
+    if (/^inotify \d+\n$/.test(out)) fs.symlinkSync('/dev/null', dev);
+  });
+  const timer = setTimeout(() => child.kill(), 30000);
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  const n = Number((/^inotify (\d+)/.exec(out) || [])[1]);
+  assert.ok(n <= 1, out);
+  assert.strictEqual(code, 0, out);
+  assert.strictEqual(out.match(/worker: .*not an eventboost device/g).length, 8, out);
+});
+
 test('a device that appears after start (boot order) is noticed without a restart', { timeout: 60000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-late-'));
   const dev = path.join(dir, 'eventboost');
