@@ -26,11 +26,13 @@
  *
  * Errors: -ENOTTY unknown command, -EINVAL bad value or reserved field set,
  * -EFAULT bad pointer, -EPERM caller is not in the bound thread's process,
- * -ESRCH bound thread has exited (rebind), -EBUSY budget spent (retry later),
+ * -ESRCH from a hint: the bound thread has exited (rebind); from EB_IOC_BIND:
+ * no such thread in the caller's process, -EBUSY budget spent (retry later),
  * -EBADF a hint or EB_IOC_BIND through a file not opened for writing.
- * A failing call changes nothing, with two exceptions: -ESRCH also ends the
- * client's votes (they were for the exited thread's CPU), and a hint
- * refused with -EBUSY counts as asking for its kind (the fair share above).
+ * A failing call changes nothing, with two exceptions: -ESRCH from a hint
+ * also ends the client's votes (they were for the exited thread's CPU), and
+ * a hint refused with -EBUSY counts as asking for its kind (the fair share
+ * above).
  */
 #ifndef _UAPI_LINUX_EVENTBOOST_H
 #define _UAPI_LINUX_EVENTBOOST_H
