@@ -33,9 +33,18 @@ newest() { # newest installed-or-available package matching a regex
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
 }
 
+# A dpkg run stopped half-way (an install killed, a power cut) leaves
+# packages unpacked but not configured ("iU"), which dpkg -s still reports,
+# and apt installs nothing until that run is finished: finish it first.
+if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+	echo "setup: finishing an interrupted dpkg run (dpkg --configure -a)"
+	DEBIAN_FRONTEND=noninteractive dpkg --configure -a --force-confdef --force-confold >/dev/null
+fi
+
+installed() { [ "$(dpkg-query -W -f '${db:Status-Abbrev}' "$1" 2>/dev/null)" = "ii " ]; }
 need=()
 for p in "${want_pkgs[@]}"; do
-	dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+	installed "$p" || need+=("$p")
 done
 
 # The test matrix: Debian's 6.1 (linux-image-amd64) and the newest 6.12 and
