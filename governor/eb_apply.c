@@ -15,13 +15,18 @@
 #include "eb_internal.h"
 #include "eb_trace.h"
 
-/* @boost: @khz is the boost; the clock is there (charged) or left it. */
+/*
+ * @boost: @khz is the boost, the clock is there now (charged from @since:
+ * a slow driver may have made it at any moment of its call), or it left it.
+ */
 static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool boost,
-		       bool fast)
+		       u64 since, bool fast)
 {
 	u64 now = ktime_get_ns(), lat = 0;
 
 	eb_account(ebp, now);
+	if (boost && !ebp->at_boost)
+		eb_charge_since(ebp, since, now);
 	ebp->at_boost = boost;
 	ebp->applied_khz = khz;
 	ebp->change_ns = now;
@@ -83,9 +88,8 @@ static void eb_apply_fast_locked(struct eb_policy *ebp)
 	    !cpumask_test_cpu(smp_processor_id(), ebp->policy->cpus) ||
 	    eb_apply_held_back(ebp, khz))
 		return;
-	/* (the target is the boost when decided so: not held back here) */
 	if (cpufreq_driver_fast_switch(ebp->policy, khz))
-		eb_applied(ebp, khz, ebp->boosted, true);
+		eb_applied(ebp, khz, ebp->target_boost, ktime_get_ns(), true);
 	else
 		eb_apply_failed(ebp);
 }
@@ -122,7 +126,8 @@ void eb_apply_slow(struct eb_policy *ebp)
 {
 	unsigned long flags;
 	unsigned int khz;
-	bool boost, was;
+	u64 called;
+	bool boost;
 	int ret;
 
 	mutex_lock(&ebp->work_lock);
@@ -139,29 +144,25 @@ void eb_apply_slow(struct eb_policy *ebp)
 		if (eb_apply_held_back(ebp, khz))
 			break;
 		/*
-		 * The driver may make a boost at any moment from here, and
-		 * nothing takes it back: charged from now, until a step down
-		 * is made, whether or not its vote lasts that long.
+		 * The driver may make a boost at any moment of its call, and
+		 * nothing takes it back: once made, it is charged from the
+		 * call, until a step down is made, whether or not its vote
+		 * lasts that long.  A failed call made nothing: no charge.
 		 */
-		boost = ebp->boosted;
-		was = ebp->at_boost;
-		if (boost && !was) {
-			eb_account(ebp, ktime_get_ns());
-			ebp->at_boost = true;
-		}
+		boost = ebp->target_boost;
 		ebp->applying = true;
+		ebp->applying_boost = boost;
+		called = ktime_get_ns();
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
 		raw_spin_lock_irqsave(&ebp->lock, flags);
 		ebp->applying = false;
+		ebp->applying_boost = false;
 		if (ret) {
-			/* The clock stayed where it was. */
-			eb_account(ebp, ktime_get_ns());
-			ebp->at_boost = was;
 			eb_apply_failed(ebp);
 			break;
 		}
-		eb_applied(ebp, khz, boost, false);
+		eb_applied(ebp, khz, boost, called, false);
 	}
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	mutex_unlock(&ebp->work_lock);

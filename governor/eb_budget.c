@@ -18,8 +18,8 @@ u64 eb_budget_ns(struct eb_policy *ebp)
 }
 
 /*
- * Charge the time since the last call to boosted time while the clock may
- * be at a boost (given to the driver, and no step down made since: the
+ * Charge the time since the last call to boosted time while the clock is
+ * at a boost (made by the driver, and no step down made since: the
  * clock's, not the decision's, which a slow or failing driver lags); roll
  * the budget window.  Call before at_boost changes.
  */
@@ -44,6 +44,15 @@ void eb_account(struct eb_policy *ebp, u64 now)
 	 */
 	if (ebp->budget_spent && ebp->window_used_ns < eb_budget_ns(ebp))
 		WRITE_ONCE(ebp->budget_spent, false);
+}
+
+/* A boost made at some moment since @since, found at @now: charged from @since. */
+void eb_charge_since(struct eb_policy *ebp, u64 since, u64 now)
+{
+	if (since >= now)
+		return;
+	ebp->window_used_ns += now - since;
+	ebp->cnt.boosted_ns += now - since;
 }
 
 void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget)

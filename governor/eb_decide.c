@@ -67,8 +67,8 @@ static unsigned int eb_policy_votes(struct eb_policy *ebp)
  * (which re-decides then); after a quiet period it goes at once, so the
  * first boost still lands inside the hint's ioctl.  This bounds the
  * frequency changes, and the cross-CPU calls that apply them, per policy,
- * to two per interval.  A step down is never held back: the budget charges
- * votes, so a boost frequency left behind would run uncharged.  The
+ * to two per interval.  A step down is never held back: a boost frequency
+ * left behind would run for nothing, charged to the budget.  The
  * interval counts from the last change decided or applied, whichever is
  * later (a slow driver applies well after the decision).
  */
@@ -129,6 +129,7 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 		trace_eventboost_decide(ebp->nr, target, want,
 					ebp->budget_spent);
 	ebp->target_khz = target;
+	ebp->target_boost = want;
 	if (target != ebp->applied_khz && hint_ns && !ebp->hint_ns)
 		ebp->hint_ns = hint_ns;
 	/*
@@ -141,8 +142,9 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 	       target != ebp->granted_khz && eb_rate_limited(ebp, now);
 	/*
 	 * One on its way was counted when it was let through; one a restart
-	 * (stop, then start) found was counted before it: the core changes
-	 * no frequency across the two.
+	 * (stop, then start) found was counted before it: a hotplug's
+	 * restart changes no frequency (a resume's driver may have; still
+	 * one vote, one boost).
 	 */
 	if (want && !held && !ebp->boosted && target != ebp->granted_khz &&
 	    !ebp->boosted_at_stop)

@@ -136,9 +136,11 @@ struct eb_policy {
 	bool boosted_at_stop;		/* a boost the stop left the clock at */
 	bool at_boost;			/* a boost given to the driver, not replaced: charged */
 	unsigned int target_khz;	/* decided frequency */
+	bool target_boost;		/* and it is the boost */
 	unsigned int applied_khz;	/* last frequency given to the driver */
 	unsigned int granted_khz;	/* target let through since the last change, or 0 */
 	bool applying;			/* the worker is in the driver */
+	bool applying_boost;		/* with a boost */
 	u64 hint_ns;			/* first hint not yet applied, or 0 */
 	u64 acct_ns;			/* time accounted up to */
 	u64 start_ns;
@@ -246,6 +248,7 @@ enum hrtimer_restart eb_rate_timer_fn(struct hrtimer *timer);
 /* eb_budget.c: called with ebp->lock held */
 u64 eb_budget_ns(struct eb_policy *ebp);
 void eb_account(struct eb_policy *ebp, u64 now);
+void eb_charge_since(struct eb_policy *ebp, u64 since, u64 now);
 void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget);
 
 /* Vote bookkeeping per CPU, in eb_votes.c: what the clients call. */

@@ -89,6 +89,7 @@ void eb_policy_start(struct eb_policy *ebp)
 	ebp->boosted = false;
 	ebp->at_boost = false;
 	ebp->target_khz = 0;
+	ebp->target_boost = false;
 	ebp->applied_khz = 0;
 	ebp->granted_khz = 0;
 	ebp->applying = false;

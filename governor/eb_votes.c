@@ -187,7 +187,7 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st)
 		st->flags = EB_POLICY_GOVERNED;
 		if (ebp->fast)
 			st->flags |= EB_POLICY_FAST_SWITCH;
-		if (ebp->at_boost)
+		if (ebp->at_boost || ebp->applying_boost)
 			st->flags |= EB_POLICY_BOOSTED;
 		if (ebp->budget_spent)
 			st->flags |= EB_POLICY_BUDGET_SPENT;

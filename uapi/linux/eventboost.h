@@ -95,7 +95,7 @@ struct eb_client_info {
 /* eb_policy_stats.flags (out) */
 #define EB_POLICY_GOVERNED	_BITUL(0)	/* eventboost runs this policy */
 #define EB_POLICY_FAST_SWITCH	_BITUL(1)	/* applied by fast switch */
-#define EB_POLICY_BOOSTED	_BITUL(2)	/* at boost_freq now */
+#define EB_POLICY_BOOSTED	_BITUL(2)	/* at boost_freq now, or being set to it */
 #define EB_POLICY_BUDGET_SPENT	_BITUL(3)	/* boosts refused until window end */
 
 #define EB_REASON_GC		0

@@ -11,7 +11,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-fake-'));
+// (real: the fake device compares the path /proc/self/fd shows)
+const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'eb-fake-')));
 const shim = path.join(tmp, 'fake-device.so');
 const dev = path.join(tmp, 'eventboost');
 fs.writeFileSync(dev, '');
