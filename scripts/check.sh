@@ -110,12 +110,12 @@ else
 fi
 # A policy of two CPUs whose first CPU can go offline (the driver's
 # clustered layout, as on big.LITTLE parts): three CPUs, CPU 0 on its own.
-# The eb tests, the policy's name after hotplug among them, but the three
+# The eb tests, the policy's name after hotplug among them, but the four
 # of the worker path (this layout fast-switches: they would skip, and a
 # skip fails this step).
 step "clustered policies on ${kernels[1]} (three CPUs)"
 if EB_GUEST_CPUS=3 EB_MODES=cluster \
-	EB_TEST_ARGS="-T rate_limit_holds_a_boost_behind_a_slow_change -T rate_limit_bounds_changes_behind_a_slow_driver -T a_boost_on_its_way_is_not_held_back_by_another_hint -f eb" \
+	EB_TEST_ARGS="-T rate_limit_holds_a_boost_behind_a_slow_change -T rate_limit_bounds_changes_behind_a_slow_driver -T a_boost_on_its_way_is_not_held_back_by_another_hint -T a_boost_landing_after_its_vote_ended_is_charged_until_the_step_down -f eb" \
 	selftests/run_vm.sh "${kernels[1]}" build/vm-cluster &&
 	! grep -E '# SKIP|^not ok' "build/vm-cluster/tap-${kernels[1]}.txt"; then
 	results+=("PASS clustered policies")
