@@ -27,10 +27,8 @@ void eb_account(struct eb_policy *ebp, u64 now)
 {
 	if (now <= ebp->acct_ns)
 		return;
-	if (ebp->at_boost) {
-		ebp->window_used_ns += now - ebp->acct_ns;
-		ebp->cnt.boosted_ns += now - ebp->acct_ns;
-	}
+	if (ebp->at_boost)
+		eb_charge_since(ebp, ebp->acct_ns, now);
 	ebp->acct_ns = now;
 	if (now - ebp->window_start_ns >= EB_BUDGET_WINDOW_NS) {
 		ebp->window_start_ns = now;

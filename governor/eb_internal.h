@@ -134,7 +134,7 @@ struct eb_policy {
 	bool started;
 	bool boosted;			/* decided: target is boost */
 	bool boosted_at_stop;		/* a boost the stop left the clock at */
-	bool at_boost;			/* a boost given to the driver, not replaced: charged */
+	bool at_boost;			/* a boost the driver made, no step down since: charged */
 	unsigned int target_khz;	/* decided frequency */
 	bool target_boost;		/* and it is the boost */
 	unsigned int applied_khz;	/* last frequency given to the driver */
