@@ -41,7 +41,7 @@ function stalled(stall, s, e) {
 // Breakdown of one finished request; with `out`, its critical path as
 // [kind, start, end] pieces (kinds: io, queue, queue-gc, exec, exec-gc).
 function breakdown(st, idle, gc, out, stall) {
-  const r = { latency: st.t1 - st.t0, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
+  const r = { latency: st.t1 - st.t0, aborted: !!st.aborted, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
   // Busy time the thread was not running is no work on the request's behalf:
   // it counts as waiting (io), apart.
   // Returns the part of [s, e) lost that way, split between its GC pauses
@@ -112,6 +112,8 @@ function group(rows, percentile) {
     queueMs: { gc: round(m('queueGc')), cpu: round(m('queueCpu')) },
     executionMs: { gc: round(m('execGc')), cpu: round(m('execCpu')) },
     ioMs: { wait: round(m('io') - m('descheduled')), descheduled: round(m('descheduled')) },
+    // abandoned by their client: their latency runs until then
+    aborted: rows.reduce((c, r) => c + (r.aborted ? 1 : 0), 0),
   };
   // (A loop, not Math.max(...rows): 200,000 arguments overflow the stack.)
   if (n) g.maxLatencyMs = round(rows.reduce((m, r) => (r.latency > m ? r.latency : m), -Infinity));
@@ -180,7 +182,7 @@ function verdict(tail, typical) {
 // Requests are ranked by their latency less the time the loop's thread was
 // descheduled, so that a noisy neighbour does not decide which requests are
 // the tail (on a machine of its own, that is the latency itself).
-function report(rows, { sample = 1, seen = rows.length, total = rows.length, durationS = 0, slowest = [] } = {}) {
+function report(rows, { sample = 1, seen = rows.length, total = rows.length, aborted, durationS = 0, slowest = [] } = {}) {
   const lat = rows.map((r) => r.latency).sort((a, b) => a - b);
   const own = rows.map((r) => r.own).sort((a, b) => a - b);
   const p99 = pct(own, 99), p50 = pct(own, 50);
@@ -206,6 +208,7 @@ function report(rows, { sample = 1, seen = rows.length, total = rows.length, dur
     latencyMs: { p50: round(p50), p90: round(pct(lat, 90)), p99: round(p99), p999: round(pct(lat, 99.9)), max: round(lat.length ? lat[lat.length - 1] : 0) },
     sample,
     seenRequests: seen,
+    abortedRequests: aborted === undefined ? rows.reduce((c, r) => c + (r.aborted ? 1 : 0), 0) : aborted,
     analysedRequests: rows.length,
     durationS: round(durationS, 1),
     slowest,

@@ -54,7 +54,7 @@ function pathsSvg(slowest) {
       const w = Math.max(0.5, ((p.endMs - p.startMs) / max) * TW);
       body += `<rect x="${x.toFixed(2)}" y="${y}" width="${w.toFixed(2)}" height="${H - 4}" fill="${COLORS[p.kind]}"><title>${esc(LABELS[p.kind])}: ${(p.endMs - p.startMs).toFixed(2)} ms at +${p.startMs} ms</title></rect>`;
     }
-    body += `<text x="${L + TW + 8}" y="${y + 15}" class="lbl">${s.latencyMs} ms</text>`;
+    body += `<text x="${L + TW + 8}" y="${y + 15}" class="lbl">${s.latencyMs} ms${s.aborted ? ' (aborted)' : ''}</text>`;
     y += H;
   }
   body += `<line x1="${L}" x2="${L + TW}" y1="${y + 2}" y2="${y + 2}" stroke="#555"/>` +
@@ -77,7 +77,7 @@ svg .lbl{font:12px system-ui,sans-serif;fill:#222}svg .in{font:11px system-ui,sa
 </style></head><body>
 <h1>Where the tail comes from</h1>
 <p>${r.requests} requests profiled${r.sample < 1 ? ` (sampling ${r.sample} of ${r.seenRequests})` : ''} over ${r.durationS} s.
-p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (server side, source event to end of response).</p>
+p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (server side, source event to end of response)${r.abortedRequests ? `; ${r.abortedRequests} abandoned by their client, counted until then (${r.tail.aborted} of them in the tail)` : ''}.</p>
 <div class="verdict"><p><b>Cause: ${esc(r.verdict.cause)}</b> · <b>boost: ${esc(r.verdict.boost)}</b></p><p>${esc(r.verdict.advice)}</p><p>${esc(r.framing)}</p></div>
 <h2>Mean latency breakdown</h2>
 <p>${legend(['cpu', 'gc', 'io'], { cpu: 'other execution (own callbacks and those waited behind)', gc: 'GC (own and waited behind)', io: 'I/O wait' })}</p>

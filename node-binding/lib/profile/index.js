@@ -25,6 +25,7 @@ class Profiler {
     this.rec = new Recorder({ sample });
     this.rows = [];
     this.total = 0;
+    this.aborted = 0;
     this.slowest = [];
     this.t0 = performance.now();
   }
@@ -52,6 +53,7 @@ class Profiler {
       const pieces = keep ? [] : null;
       if (keep) r = breakdown(st, rec.idle, rec.gc, pieces, rec.stall);
       this.total++;
+      if (st.aborted) this.aborted++;
       if (this.rows.length < MAX_ROWS) this.rows.push(r);
       else {
         const j = Math.floor(Math.random() * this.total);
@@ -76,6 +78,7 @@ class Profiler {
       request: st.url,
       atMs: round(st.t0 - this.t0),
       latencyMs: round(r.latency),
+      aborted: r.aborted,
       breakdownMs: { io: round(r.io), gc: round(r.gc), cpu: round(r.cpu) },
       descheduledMs: round(r.descheduled),
       ownMs: round(r.own),
@@ -92,6 +95,7 @@ class Profiler {
       sample: this.sample,
       seen: this.rec.seen,
       total: this.total,
+      aborted: this.aborted,
       durationS: (performance.now() - this.t0) / 1000,
       slowest: this.slowest,
     });

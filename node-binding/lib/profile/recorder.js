@@ -8,11 +8,15 @@
 //    time the top-level callbacks);
 //  - when the loop blocked in its poll, waiting for I/O (libuv's idle-time
 //    metric, performance.nodeTiming.idleTime, read at each top-level callback);
+//  - while it never blocks, when its iterations begin (a 1 ms timer, armed
+//    only then: timers run once an iteration, before its poll);
 //  - every GC pause (PerformanceObserver 'gc' entries).
 // Pure JavaScript: no addon, no device.
 const asyncHooks = require('node:async_hooks');
 const dc = require('node:diagnostics_channel');
 const { performance, PerformanceObserver, constants } = require('node:perf_hooks');
+// (not the global: an application's fake timers must not stop the marks)
+const { setTimeout } = require('node:timers');
 
 const KIND = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
@@ -23,6 +27,7 @@ const KIND = {
 
 const CPU_READ_MS = 1;     // read the process's CPU time at most this often
 const STALL_MIN_MS = 0.5;  // less lost than this is measurement noise
+const MARK_AFTER_MS = 1;   // mark iterations once the loop ran this long without waiting
 
 const kState = Symbol('eventboost.profile.request');
 const kLastEnd = Symbol('eventboost.profile.lastResponseEnd');
@@ -67,6 +72,9 @@ class Recorder {
     this.lastAfter = performance.now();
     this.lastWake = this.lastAfter; // end of the loop's last wait in poll
     this.lastIdle = performance.nodeTiming.idleTime;
+    this.markPrev = 0;              // the two latest iteration marks
+    this.markLast = 0;
+    this.marking = false;           // a mark timer is armed
     this.als = new asyncHooks.AsyncLocalStorage();
     this.running = false;
   }
@@ -98,6 +106,7 @@ class Recorder {
         if (self.owner) self.owner.segs.push(self.segStart, now);
         self.owner = undefined;
         self.lastAfter = now;
+        if (!self.marking && now - self.lastWake > MARK_AFTER_MS) self.armMark();
       },
     });
     this.hook.enable();
@@ -115,8 +124,24 @@ class Recorder {
 
     this.onStart = (m) => this.requestStart(m);
     this.onFinish = (m) => this.responseFinish(m);
+    this.onClose = function onClose() { self.responseEnd(this, null, true); };
     dc.subscribe('http.server.request.start', this.onStart);
     dc.subscribe('http.server.response.finish', this.onFinish);
+  }
+
+  // A loop that never blocks in poll says nothing through the idle metric
+  // about when a request's event became ready: the marks do.  The mark timer
+  // runs in its own context (no request), once an iteration at most, and is
+  // re-armed by the after hook of its own callback while the loop stays busy.
+  armMark() {
+    this.marking = true;
+    this.als.exit(() => {
+      setTimeout(() => {
+        this.marking = false;
+        this.markPrev = this.markLast;
+        this.markLast = performance.now();
+      }, 1).unref();
+    });
   }
 
   stop() {
@@ -168,27 +193,38 @@ class Recorder {
     }
     // The source event (the request's bytes) became ready after the loop's
     // last wait in poll -- had it been ready, the loop would not have waited
-    // -- and not before the previous response on this connection ended.
+    // -- and after the poll of the iteration before this one, which would
+    // have delivered it (that poll came after the older of the two latest
+    // marks), and not before the previous response on this connection ended.
     let t0 = this.lastWake;
+    if (this.markPrev > t0) t0 = this.markPrev;
     const prev = socket && socket[kLastEnd];
     if (prev > t0) t0 = prev;
     if (t0 > now) t0 = now;
     const st = {
-      t0, t1: 0, parsed: now, segs: [],
+      t0, t1: 0, parsed: now, segs: [], aborted: false,
       url: `${request.method} ${String(request.url).slice(0, 120)}`,
     };
     response[kState] = st;
+    // A client that gives up first gets no 'finish': the response's close
+    // ends the request there, marked aborted.
+    response.once('close', this.onClose);
     this.owner = this.depth > 0 ? st : undefined;
     this.als.enterWith(st);
   }
 
   responseFinish({ response, socket }) {
+    this.responseEnd(response, socket, false);
+  }
+
+  responseEnd(response, socket, aborted) {
     const st = response && response[kState];
     if (!st) return;
     const now = performance.now();
     if (socket) socket[kLastEnd] = now;
     response[kState] = undefined;
     st.t1 = now;
+    st.aborted = aborted;
     if (this.owner === st) {
       st.segs.push(this.segStart, now);
       this.owner = undefined;

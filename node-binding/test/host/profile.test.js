@@ -199,3 +199,76 @@ test('json-server from npm, unchanged: 1% whole-collection reads -> cause cpu', 
   assert.strictEqual(report.verdict.cause, 'cpu', report.verdict.advice);
   assert.match(report.verdict.boost, /queue/);
 });
+
+// One request on a connection of its own; resolves with what its client saw.
+function get(port, p, { abortMs } = {}) {
+  const t = performance.now();
+  return new Promise((resolve) => {
+    const done = (ok) => resolve({ ok, ms: performance.now() - t, path: p });
+    const req = http.get({ host: '127.0.0.1', port, path: p, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode === 200));
+    });
+    if (abortMs) setTimeout(() => req.destroy(), abortMs);
+    req.on('error', () => done(false));
+  });
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+test('a loop that never waits: a request starts when it arrives, not when the loop last waited', async () => {
+  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'busy' });
+  let out;
+  const seen = [];
+  try {
+    const port = await svc.port;
+    assert.ok((await get(port, '/busy')).ok);
+    // Well into the 2 s the loop never blocks in poll.
+    await sleep(700);
+    for (let i = 0; i < 6; i++) {
+      seen.push(await get(port, `/q/${i}`));
+      await sleep(50);
+    }
+    await sleep(1500);
+    out = await svc.stop();
+  } finally {
+    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
+  }
+  for (const c of seen) {
+    assert.ok(c.ok, `${c.path} answered`);
+    const s = out.report.slowest.find((x) => x.request === `GET ${c.path}`);
+    assert.ok(s, `${c.path} is among the slowest`);
+    // The loop runs one 5 ms callback an iteration: the profiler may place a
+    // request's arrival up to two iterations early, never a second early.
+    assert.ok(s.latencyMs <= c.ms + 50,
+      `${c.path}: the profiler's ${s.latencyMs} ms is at most its client's ${c.ms.toFixed(1)} ms + 50 ms`);
+  }
+  assertSums(out.report);
+});
+
+test('a request its client abandons is counted, up to the abort, marked aborted', async () => {
+  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'aborted' });
+  let out;
+  let gaveUp;
+  try {
+    const port = await svc.port;
+    for (let i = 0; i < 5; i++) assert.ok((await get(port, `/q/${i}`)).ok);
+    gaveUp = await get(port, '/late/1', { abortMs: 100 });
+    await sleep(600);  // the handler's late res.end() finds the socket gone
+    out = await svc.stop();
+  } finally {
+    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
+  }
+  assert.strictEqual(gaveUp.ok, false);
+  assert.strictEqual(out.report.requests, 6, 'the abandoned request is counted');
+  assert.strictEqual(out.report.abortedRequests, 1);
+  const s = out.report.slowest.find((x) => x.request === 'GET /late/1');
+  assert.ok(s, 'the abandoned request is among the slowest');
+  assert.strictEqual(s.aborted, true);
+  // It ended for its client at the abort (100 ms), not at the handler's late
+  // res.end() (400 ms).
+  assert.ok(s.latencyMs >= 90 && s.latencyMs < 390, `ended at the abort: ${s.latencyMs} ms`);
+  assert.strictEqual(out.report.tail.aborted, 1, 'the tail says one of its requests was abandoned');
+  assert.match(out.html, /1 abandoned by their client/);
+  assert.match(out.html, / ms \(aborted\)<\/text>/);
+  assertSums(out.report);
+});
