@@ -4,8 +4,10 @@
  * no module can load: preloaded (LD_PRELOAD) into Node, it answers the
  * eventboost ioctls on a regular file named by EB_FAKE_DEVICE, keeps each
  * client's votes as the module would (no watchdog, budget or limits), and
- * lets everything else through to the C library.  What a test reads is the
- * package's own stats(): what the monitor asked for, not what a CPU did.
+ * lets everything else through to the C library; EB_FAKE_REFUSE_QUEUE=N
+ * refuses the first N queue hints, as a spent budget does (EBUSY).  What a
+ * test reads is the package's own stats(): what the monitor asked for, not
+ * what a CPU did.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -47,6 +49,30 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 	return 0;
 }
 
+static int refusals_left;
+
+__attribute__((constructor)) static void read_refusals(void)
+{
+	const char *n = getenv("EB_FAKE_REFUSE_QUEUE");
+
+	refusals_left = n ? atoi(n) : 0;
+}
+
+/* Whether to refuse this queue hint (the first EB_FAKE_REFUSE_QUEUE ones). */
+static int refuse_queue(void)
+{
+	for (;;) {
+		int v = __atomic_load_n(&refusals_left, __ATOMIC_RELAXED);
+
+		if (v <= 0)
+			return 0;
+		if (__atomic_compare_exchange_n(&refusals_left, &v, v - 1, 0,
+						__ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			return 1;
+	}
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
 	static int (*real)(int, unsigned long, ...);
@@ -76,6 +102,10 @@ int ioctl(int fd, unsigned long req, ...)
 	case EB_IOC_GC_EXIT:
 		return vote(fd, 0, EB_VOTE_GC);
 	case EB_IOC_QUEUE_BUSY:
+		if (refuse_queue()) {
+			errno = EBUSY;
+			return -1;
+		}
 		return vote(fd, EB_VOTE_QUEUE, 0);
 	case EB_IOC_QUEUE_IDLE:
 		return vote(fd, 0, EB_VOTE_QUEUE);

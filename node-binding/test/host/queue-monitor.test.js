@@ -19,10 +19,10 @@ fs.writeFileSync(dev, '');
 execFileSync('cc', ['-O2', '-Wall', '-shared', '-fPIC', '-I', path.resolve(__dirname, '../../../uapi'),
   '-o', shim, path.join(__dirname, 'fake-device.c'), '-ldl']);
 
-function runFake(script) {
+function runFake(script, env = {}) {
   const r = spawnSync(process.execPath, ['-e', script], {
     encoding: 'utf8', timeout: 60000,
-    env: { PATH: process.env.PATH, LD_PRELOAD: shim, EB_FAKE_DEVICE: dev, EB_PKG: path.resolve(__dirname, '../..') },
+    env: { PATH: process.env.PATH, LD_PRELOAD: shim, EB_FAKE_DEVICE: dev, EB_PKG: path.resolve(__dirname, '../..'), ...env },
   });
   assert.strictEqual(r.status, 0, r.stderr);
   return JSON.parse(r.stdout);
@@ -37,9 +37,12 @@ function runFake(script) {
 // threshold ahead again: the crossing was seen at the monitor's next
 // refresh, up to a second of wall time later (an outside review measured
 // 0.4-1.1 s in 12 of 15 runs with 1-2 ms iterations).
-test('a loop of slow iterations that never waits is boosted at the overload bound', () => {
-  const r = runFake(`
+// A warmed-up loop, then 1 ms callbacks back to back (immediates) until one
+// runs boosted or CALLBACKS ran; prints where the first refusal and the
+// first boosted callback came.
+const SATURATED_CHAIN = `
 const eb = require(process.env.EB_PKG);
+const N = Number(process.env.CALLBACKS);
 const s = eb.start({ gc: false, device: process.env.EB_FAKE_DEVICE, sampleUs: 500 });
 if (!s.active) throw new Error(s.reason);
 // Work of so many ms of the process's CPU time (nearly all the loop's).
@@ -55,18 +58,22 @@ const warm = setInterval(() => {
 // threshold (5x them): the bound is crossed at about the 100th.
 function chain() {
   const q0 = eb.stats().queue;
-  let k = 0, first = -1;
+  let k = 0, first = -1, refusedAt = -1;
   const tick = () => {
     spin(1);
     const q = eb.stats().queue;
     if (q.boostedNow && first < 0) first = k;
-    if (++k < 600 && first < 0) return setImmediate(tick);
-    console.log(JSON.stringify({ q0, first, n: k, q }));
+    if (q.refused > q0.refused && refusedAt < 0) refusedAt = k;
+    if (++k < N && first < 0) return setImmediate(tick);
+    console.log(JSON.stringify({ q0, first, refusedAt, n: k, q }));
     process.exit(0);
   };
   setImmediate(tick);
 }
-`);
+`;
+
+test('a loop of slow iterations that never waits is boosted at the overload bound', () => {
+  const r = runFake(SATURATED_CHAIN, { CALLBACKS: '600' });
   const { q0, first, n, q } = r;
   // The premises: slow iterations, and a chain that never waited.
   assert.ok(q0.avgBusyUs > 500, JSON.stringify(q0));
@@ -74,4 +81,21 @@ function chain() {
   // Boosted by the 200th callback (twice the bound), by the bound.
   assert.ok(first >= 0 && first < 200, `first boosted callback: ${first} of ${n}; ${JSON.stringify(q)}`);
   assert.strictEqual(q.byOverload - q0.byOverload, 1, JSON.stringify(q));
+});
+
+// The same chain, the kernel refusing the first boost (a spent budget):
+// neither thread asks again for 16 samples (8 ms), then the next look must
+// boost.  The prepare wakes the monitor only once for each wait the bound
+// counts from, so the look after the refusal is the monitor's own (its
+// sleep ends at refused_until), not a second wake-up nor the refresh a
+// second later.
+test('a loop that never waits is boosted soon after a refused boost', () => {
+  const r = runFake(SATURATED_CHAIN, { CALLBACKS: '2000', EB_FAKE_REFUSE_QUEUE: '1' });
+  const { q0, first, refusedAt, n, q } = r;
+  assert.strictEqual(q.waits, q0.waits, JSON.stringify(q));
+  assert.strictEqual(q.refused - q0.refused, 1, `one refusal: ${JSON.stringify(q)}`);
+  assert.ok(refusedAt >= 0 && refusedAt < 200, `refused by the 200th callback: ${refusedAt}`);
+  // 16 samples are 8 callbacks: boosted within 100 callbacks of the refusal.
+  assert.ok(first >= 0 && first - refusedAt < 100,
+    `refused at callback ${refusedAt}, first boosted ${first} of ${n}; ${JSON.stringify(q)}`);
 });
