@@ -2,7 +2,7 @@
 // node -r eventboost/register: never changes what the application does.
 const test = require('node:test');
 const assert = require('node:assert');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -99,6 +99,18 @@ test('EVENTBOOST_QUIET=1: no warning at all', () => {
   }
 });
 
+// Runs a spawned preloaded app to its end: `step(out)` sees its stdout so
+// far at each chunk (to act on it); the app is killed after `limitMs`.
+async function converse(child, step, limitMs = 15000) {
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d) => { out += d; step(out); });
+  const timer = setTimeout(() => child.kill(), limitMs);
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  clearTimeout(timer);
+  return { out, code };
+}
+
 // Where the module is missing (the package inert), the watch for the device
 // costs one inotify instance per process, not one per thread: Workers run
 // the preload too, and inotify instances are few (128 per user by default).
@@ -120,20 +132,13 @@ test('Workers watch for a missing device without an inotify instance each', { ti
     "  if (m === 'up' && ++up === 8) console.log('inotify ' + inotify());\n" +
     "  else if (m !== 'up') { console.log('worker: ' + m); if (++seen === 8) process.exit(0); }\n" +
     '});\n');
-  const { spawn } = require('node:child_process');
   const child = spawn(process.execPath, ['-r', 'eventboost/register', 'workers-late.js'], {
     cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev },
   });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    out += d;
+  const { out, code } = await converse(child, (o) => {
     // Then the device appears: every Worker notices it still.
-    if (/^inotify \d+\n$/.test(out)) fs.symlinkSync('/dev/null', dev);
-  });
-  const timer = setTimeout(() => child.kill(), 30000);
-  const code = await new Promise((resolve) => child.on('exit', resolve));
-  clearTimeout(timer);
+    if (/^inotify \d+\n$/.test(o)) fs.symlinkSync('/dev/null', dev);
+  }, 30000);
   const n = Number((/^inotify (\d+)/.exec(out) || [])[1]);
   assert.ok(n <= 1, out);
   assert.strictEqual(code, 0, out);
@@ -150,18 +155,13 @@ test('a device that appears after start (boot order) is noticed without a restar
     "  const r = eb.stats().reason;\n" +
     "  if (!r.includes('modprobe')) { console.log(r); clearInterval(t); }\n" +
     '}, 20);\n');
-  const { spawn } = require('node:child_process');
   const child = spawn(process.execPath, ['-r', 'eventboost/register', 'late.js'], {
     cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev },
   });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    out += d;
+  const { out, code } = await converse(child, (o) => {
     // Not an eventboost device, but one that appeared: start() tried again.
-    if (out === 'missing\n') fs.symlinkSync('/dev/null', dev);
-  });
-  const code = await new Promise((resolve) => child.on('exit', resolve));
+    if (o === 'missing\n') fs.symlinkSync('/dev/null', dev);
+  }, 30000);
   assert.strictEqual(code, 0);
   assert.match(out, /^missing\n.*not an eventboost device/);
 });
@@ -180,7 +180,6 @@ function lateApp(name, then = '') {
 
 // As a user (root opens anything): the app folder and the device's reachable.
 function lateSpawn(name, dev, preloads = []) {
-  const { spawn } = require('node:child_process');
   fs.chmodSync(app, 0o755);
   fs.chmodSync(path.dirname(dev), 0o777);
   return spawn(process.execPath, [...preloads.flatMap((p) => ['-r', p]), '-r', 'eventboost/register', name], {
@@ -194,25 +193,19 @@ test('a device that appears before its permissions (udev sets them after) is sti
   const dev = path.join(dir, 'eventboost');
   lateApp('late-perm.js');
   const child = lateSpawn('late-perm.js', dev);
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    out += d;
-    if (/^[^\n]*modprobe[^\n]*\n$/.test(out)) {
+  const { out } = await converse(child, (o) => {
+    if (/^[^\n]*modprobe[^\n]*\n$/.test(o)) {
       // As devtmpfs makes it: there at once, usable only once udev's rule ran.
       const made = path.join(os.tmpdir(), `eb-made-${process.pid}`);
       fs.writeFileSync(made, '', { mode: 0o000 });
       fs.chmodSync(made, 0o000);
       fs.renameSync(made, dev);
-    } else if (/permission denied[^\n]*\n$/.test(out)) {
+    } else if (/permission denied[^\n]*\n$/.test(o)) {
       fs.chmodSync(dev, 0o666); // a file, not the device: started, then refused as not eventboost's
-    } else if (/not an eventboost device/.test(out)) {
+    } else if (/not an eventboost device/.test(o)) {
       child.kill();
     }
   });
-  const timer = setTimeout(() => child.kill(), 15000);
-  await new Promise((resolve) => child.on('exit', resolve));
-  clearTimeout(timer);
   assert.match(out, /^[^\n]*modprobe[^\n]*\n[^\n]*permission denied[^\n]*\n[^\n]*not an eventboost device/, out);
 });
 
@@ -227,24 +220,18 @@ test('a device not the service\'s to open is watched for the 30 s grace, not aft
     'global.setTimeout = (fn, ms, ...a) => ms !== 30000 ? real(fn, ms, ...a) :\n' +
     "  (console.log('grace'), real(() => { fn(...a); console.log('grace over'); }, 300));\n");
   const child = lateSpawn('late-grace.js', dev, ['./grace-clock.js']);
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    out += d;
-    if (/^[^\n]*modprobe[^\n]*\n$/.test(out)) {
+  const { out } = await converse(child, (o) => {
+    if (/^[^\n]*modprobe[^\n]*\n$/.test(o)) {
       const made = path.join(os.tmpdir(), `eb-made-${process.pid}`);
       fs.writeFileSync(made, '', { mode: 0o000 });
       fs.chmodSync(made, 0o000);
       fs.renameSync(made, dev);
-    } else if (/grace over\n$/.test(out)) {
+    } else if (/grace over\n$/.test(o)) {
       // As udev's rule would, late: a start would now say "not an eventboost device".
       fs.chmodSync(dev, 0o666);
       setTimeout(() => child.kill(), 1500);
     }
   });
-  const timer = setTimeout(() => child.kill(), 15000);
-  await new Promise((resolve) => child.on('exit', resolve));
-  clearTimeout(timer);
   assert.match(out, /^[^\n]*modprobe[^\n]*\n(grace\n[^\n]*permission denied[^\n]*\n|[^\n]*permission denied[^\n]*\ngrace\n)grace over\n$/, out);
 });
 
@@ -257,16 +244,10 @@ test("the application's own stop() is not undone when the device appears later",
     `require('node:fs').watch(${JSON.stringify(dir)}, { persistent: false }, () => ` +
     'setTimeout(() => console.log(`after: ${eb.stats().active} ${eb.stats().reason}`), 500));');
   const child = lateSpawn('late-stop.js', dev);
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d) => {
-    out += d;
-    if (out.includes('\nstopped') && !fs.existsSync(dev)) fs.symlinkSync('/dev/null', dev);
-    if (out.includes('after:')) child.kill();
+  const { out } = await converse(child, (o) => {
+    if (o.includes('\nstopped') && !fs.existsSync(dev)) fs.symlinkSync('/dev/null', dev);
+    if (o.includes('after:')) child.kill();
   });
-  const timer = setTimeout(() => child.kill(), 15000);
-  await new Promise((resolve) => child.on('exit', resolve));
-  clearTimeout(timer);
   // (stop() keeps why it was inactive)
   assert.match(out, /^([^\n]*modprobe[^\n]*)\nstopped \(inactive before: \1\)\n(after: false stopped \(inactive before: \1\)\n)+$/, out);
 });
