@@ -99,3 +99,28 @@ test('a loop that never waits is boosted soon after a refused boost', () => {
   assert.ok(first >= 0 && first - refusedAt < 100,
     `refused at callback ${refusedAt}, first boosted ${first} of ${n}; ${JSON.stringify(q)}`);
 });
+
+// A Worker's teardown with its monitor thread running, its votes held and
+// its loop busy: terminate() at a random point of 1 ms callbacks back to
+// back must leave the process running (Node's environment cleanup order
+// differs across majors: the host tests run on each).
+test('Workers terminated while Queue-Boost watches their busy loops leave the process running', { timeout: 240000 }, () => {
+  const r = runFake(`
+const { Worker } = require('node:worker_threads');
+let ended = 0, active = 0;
+function one() {
+  const w = new Worker(\`
+    const eb = require(process.env.EB_PKG);
+    const s = eb.start({ device: process.env.EB_FAKE_DEVICE, sampleUs: 500 });
+    const spin = () => { const t = Date.now() + 1; while (Date.now() < t); };
+    const tick = () => { spin(); setImmediate(tick); };
+    tick();
+    require('node:worker_threads').parentPort.postMessage(s.active);
+  \`, { eval: true });
+  w.once('message', (a) => { if (a) active++; setTimeout(() => w.terminate(), 20 + Math.random() * 200); });
+  w.once('exit', () => { if (++ended < 30) one(); else console.log(JSON.stringify({ ended, active })); });
+}
+one();
+`);
+  assert.deepStrictEqual(r, { ended: 30, active: 30 });
+});
