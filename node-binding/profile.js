@@ -20,8 +20,9 @@ function main() {
     return;
   }
   let out = o.out;
-  // cluster workers write one report each.
-  if (process.env.NODE_UNIQUE_ID !== undefined) out = out.replace(/(\.json)?$/, `.${process.pid}$1`);
+  // cluster workers write one report each.  (Not NODE_UNIQUE_ID: Node
+  // removes it from the environment before the preloads run.)
+  if (require('node:cluster').isWorker) out = out.replace(/(\.json)?$/, `.${process.pid}$1`);
   const { Profiler, htmlPath } = require('./lib/profile');
   const p = new Profiler({ out, sample: o.sample }).start();
   globalThis[Symbol.for('eventboost.profile')] = p;

@@ -110,3 +110,35 @@ test('no HTTP server: an empty report, nothing else changes', () => {
   assert.strictEqual(rep.requests, 0);
   assert.deepStrictEqual(rep.verdict.boost, 'none');
 });
+
+// Each cluster worker writes a report of its own, NAME.<pid>.json, beside
+// the primary's NAME.json (until 2026-12-06 the worker and the primary both
+// wrote NAME.json: Node removes NODE_UNIQUE_ID before the preloads run).
+test('cluster: each worker writes its own report', () => {
+  fs.writeFileSync(path.join(app, 'cluster-app.js'), `
+const cluster = require('node:cluster');
+const http = require('node:http');
+if (cluster.isPrimary) {
+  const w = cluster.fork();
+  w.on('message', (port) => {
+    let left = 5;
+    for (let i = 0; i < 5; i++) {
+      http.get({ host: '127.0.0.1', port, path: '/' + i, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => { if (--left === 0) w.disconnect(); });
+      });
+    }
+  });
+  w.on('exit', () => console.log('worker ' + w.process.pid));
+} else {
+  const s = http.createServer((req, res) => res.end('ok')).listen(0, '127.0.0.1', () => process.send(s.address().port));
+}
+`);
+  for (const f of fs.readdirSync(app)) if (f.startsWith('cprof')) fs.rmSync(path.join(app, f));
+  const r = run(['-r', 'eventboost/profile', 'cluster-app.js'], { EVENTBOOST_PROFILE_OUT: 'cprof.json' });
+  assert.strictEqual(r.err, '');
+  const pid = (/^worker (\d+)\n$/.exec(r.out) || assert.fail(r.out))[1];
+  assert.strictEqual(read(`cprof.${pid}.json`).requests, 5, "the worker's report");
+  assert.strictEqual(read('cprof.json').requests, 0, "the primary's: it served nothing");
+  assert.ok(fs.existsSync(path.join(app, `cprof.${pid}.html`)));
+});
