@@ -112,7 +112,7 @@ function group(rows, percentile) {
     queueMs: { gc: round(m('queueGc')), cpu: round(m('queueCpu')) },
     executionMs: { gc: round(m('execGc')), cpu: round(m('execCpu')) },
     ioMs: { wait: round(m('io') - m('descheduled')), descheduled: round(m('descheduled')) },
-    // abandoned by their client: their latency runs until then
+    // their connection closed before the response ended: latency until then
     aborted: rows.reduce((c, r) => c + (r.aborted ? 1 : 0), 0),
   };
   // (A loop, not Math.max(...rows): 200,000 arguments overflow the stack.)

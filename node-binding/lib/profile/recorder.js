@@ -2,20 +2,24 @@
 // Records, on the thread that loads it, what the profiler needs to rebuild
 // each HTTP request's critical path through the event loop:
 //  - every request from its source event to the end of its response
-//    (diagnostics_channel 'http.server.request.start' / '...response.finish'),
+//    (diagnostics_channel 'http.server.request.start' / '...response.finish',
+//    or its connection's close first: aborted), with when its connection
+//    was accepted ('net.server.socket'),
 //    with the callbacks run on its behalf (AsyncLocalStorage carries the
 //    request through every resource it creates; async_hooks before/after
 //    time the top-level callbacks);
 //  - when the loop blocked in its poll, waiting for I/O (libuv's idle-time
 //    metric, performance.nodeTiming.idleTime, read at each top-level callback);
-//  - while it never blocks, when its iterations begin (a 1 ms timer, armed
-//    only then: timers run once an iteration, before its poll);
+//  - while it never blocks, the loop's iterations (a 1 ms timer, armed only
+//    then: it fires at most once in each timers phase, and there is one
+//    timers phase between two polls);
 //  - every GC pause (PerformanceObserver 'gc' entries).
 // Pure JavaScript: no addon, no device.
 const asyncHooks = require('node:async_hooks');
 const dc = require('node:diagnostics_channel');
 const { performance, PerformanceObserver, constants } = require('node:perf_hooks');
-// (not the global: an application's fake timers must not stop the marks)
+// Taken at load: fake timers an application installs later (they patch the
+// global and node:timers alike) must not stop the marks.
 const { setTimeout } = require('node:timers');
 
 const KIND = {
@@ -31,6 +35,8 @@ const MARK_AFTER_MS = 1;   // mark iterations once the loop ran this long withou
 
 const kState = Symbol('eventboost.profile.request');
 const kLastEnd = Symbol('eventboost.profile.lastResponseEnd');
+const kAccepted = Symbol('eventboost.profile.accepted');  // [bound, markLast] then
+const kPending = Symbol('eventboost.profile.pendingResponses');
 
 // Time-ordered flat interval lists [start0, end0, start1, end1, ...].
 class Intervals {
@@ -124,15 +130,28 @@ class Recorder {
 
     this.onStart = (m) => this.requestStart(m);
     this.onFinish = (m) => this.responseFinish(m);
-    this.onClose = function onClose() { self.responseEnd(this, null, true); };
+    this.onAccept = ({ socket }) => { socket[kAccepted] = [this.readyBound(), this.markLast]; };
+    // A connection that closes first ends its requests still pending (all
+    // of them: on Node 20 a response queued behind another never emits
+    // 'close' of its own).
+    this.onSocketClose = function onSocketClose() {
+      const pending = this[kPending];
+      this[kPending] = undefined;
+      if (!self.running || !pending) return;
+      for (const res of pending) self.responseEnd(res, null, true);
+    };
+    this.onResponseClose = function onResponseClose() { if (self.running) self.responseEnd(this, null, true); };
+    dc.subscribe('net.server.socket', this.onAccept);
     dc.subscribe('http.server.request.start', this.onStart);
     dc.subscribe('http.server.response.finish', this.onFinish);
   }
 
   // A loop that never blocks in poll says nothing through the idle metric
   // about when a request's event became ready: the marks do.  The mark timer
-  // runs in its own context (no request), once an iteration at most, and is
-  // re-armed by the after hook of its own callback while the loop stays busy.
+  // runs outside any request's context (an application's own
+  // AsyncLocalStorage still sees a chain of timeouts from where it was first
+  // armed), once an iteration at most, and is re-armed by the after hook of
+  // its own callback while the loop stays busy.
   armMark() {
     this.marking = true;
     this.als.exit(() => {
@@ -151,6 +170,7 @@ class Recorder {
     this.flushGc();
     this.obs.disconnect();
     process.removeListener('uncaughtExceptionMonitor', this.onUncaught);
+    dc.unsubscribe('net.server.socket', this.onAccept);
     dc.unsubscribe('http.server.request.start', this.onStart);
     dc.unsubscribe('http.server.response.finish', this.onFinish);
     this.als.disable();
@@ -180,6 +200,15 @@ class Recorder {
     this.cpuIdle = idle;
   }
 
+  // When an event the poll returns now became ready, at the earliest, for
+  // a file descriptor that was in the poll before: after the loop's last
+  // wait in it (had it been ready, the loop would not have waited), and
+  // after the poll of the iteration before this one, which would have
+  // returned it (that poll came after the older of the two latest marks).
+  readyBound() {
+    return this.markPrev > this.lastWake ? this.markPrev : this.lastWake;
+  }
+
   requestStart({ request, response, socket }) {
     const now = performance.now();
     this.seen++;
@@ -191,24 +220,37 @@ class Recorder {
       this.als.enterWith(undefined);
       return;
     }
-    // The source event (the request's bytes) became ready after the loop's
-    // last wait in poll -- had it been ready, the loop would not have waited
-    // -- and after the poll of the iteration before this one, which would
-    // have delivered it (that poll came after the older of the two latest
-    // marks), and not before the previous response on this connection ended.
-    let t0 = this.lastWake;
-    if (this.markPrev > t0) t0 = this.markPrev;
+    // The source event, the request's bytes, became ready at readyBound()
+    // at the earliest, and not before the previous response on this
+    // connection ended.  A connection's first bytes are read in the poll
+    // after the one that accepted it, before which it was in no poll: they
+    // are bounded as its connection was then, until the marks have moved
+    // past that poll.
+    let t0 = this.readyBound();
     const prev = socket && socket[kLastEnd];
-    if (prev > t0) t0 = prev;
+    const acc = socket && socket[kAccepted];
+    if (prev !== undefined) {
+      if (prev > t0) t0 = prev;
+    } else if (acc && this.markPrev <= acc[1]) {
+      t0 = acc[0] > this.lastWake ? acc[0] : this.lastWake;
+    }
     if (t0 > now) t0 = now;
     const st = {
       t0, t1: 0, parsed: now, segs: [], aborted: false,
       url: `${request.method} ${String(request.url).slice(0, 120)}`,
     };
     response[kState] = st;
-    // A client that gives up first gets no 'finish': the response's close
-    // ends the request there, marked aborted.
-    response.once('close', this.onClose);
+    // A connection that closes first gets no 'finish': its close ends the
+    // request there, marked aborted.
+    if (socket) {
+      if (!socket[kPending]) {
+        socket[kPending] = [];
+        socket.once('close', this.onSocketClose);
+      }
+      socket[kPending].push(response);
+    } else {
+      response.once('close', this.onResponseClose);
+    }
     this.owner = this.depth > 0 ? st : undefined;
     this.als.enterWith(st);
   }
@@ -221,7 +263,12 @@ class Recorder {
     const st = response && response[kState];
     if (!st) return;
     const now = performance.now();
-    if (socket) socket[kLastEnd] = now;
+    if (socket) {
+      socket[kLastEnd] = now;
+      const pending = socket[kPending];
+      const i = pending ? pending.indexOf(response) : -1;
+      if (i >= 0) pending.splice(i, 1);
+    }
     response[kState] = undefined;
     st.t1 = now;
     st.aborted = aborted;
