@@ -34,9 +34,8 @@ const STALL_MIN_MS = 0.5;  // less lost than this is measurement noise
 const MARK_AFTER_MS = 1;   // mark iterations once the loop ran this long without waiting
 
 const kState = Symbol('eventboost.profile.request');
-const kLastEnd = Symbol('eventboost.profile.lastResponseEnd');
 const kAccepted = Symbol('eventboost.profile.accepted');  // [bound, markLast] then
-const kPending = Symbol('eventboost.profile.pendingResponses');
+const kServed = Symbol('eventboost.profile.served');      // a request came on it
 
 // Time-ordered flat interval lists [start0, end0, start1, end1, ...].
 class Intervals {
@@ -78,6 +77,7 @@ class Recorder {
     this.lastAfter = performance.now();
     this.lastWake = this.lastAfter; // end of the loop's last wait in poll
     this.lastIdle = performance.nodeTiming.idleTime;
+    this.kPending = Symbol('eventboost.profile.pending');  // a socket's responses
     this.markPrev = 0;              // the two latest iteration marks
     this.markLast = 0;
     this.marking = false;           // a mark timer is armed
@@ -135,8 +135,8 @@ class Recorder {
     // of them: on Node 20 a response queued behind another never emits
     // 'close' of its own).
     this.onSocketClose = function onSocketClose() {
-      const pending = this[kPending];
-      this[kPending] = undefined;
+      const pending = this[self.kPending];
+      this[self.kPending] = undefined;
       if (!self.running || !pending) return;
       for (const res of pending) self.responseEnd(res, null, true);
     };
@@ -212,6 +212,8 @@ class Recorder {
   requestStart({ request, response, socket }) {
     const now = performance.now();
     this.seen++;
+    const first = socket && !socket[kServed];
+    if (first) socket[kServed] = true;
     // The callback that parsed this request works for it from here on.
     if (this.owner && this.depth > 0) this.owner.segs.push(this.segStart, now);
     this.segStart = now;
@@ -221,19 +223,15 @@ class Recorder {
       return;
     }
     // The source event, the request's bytes, became ready at readyBound()
-    // at the earliest, and not before the previous response on this
-    // connection ended.  A connection's first bytes are read in the poll
-    // after the one that accepted it, before which it was in no poll: they
-    // are bounded as its connection was then, until the marks have moved
-    // past that poll.
+    // at the earliest.  (Not bounded by the previous response's 'finish' on
+    // the connection: that comes a tick after its last write, after what
+    // its callback did next, while the client may have sent this request.)
+    // A connection's first bytes are read in the poll after the one that
+    // accepted it, before which it was in no poll: they are bounded as its
+    // connection was then, until the marks have moved past that poll.
     let t0 = this.readyBound();
-    const prev = socket && socket[kLastEnd];
-    const acc = socket && socket[kAccepted];
-    if (prev !== undefined) {
-      if (prev > t0) t0 = prev;
-    } else if (acc && this.markPrev <= acc[1]) {
-      t0 = acc[0] > this.lastWake ? acc[0] : this.lastWake;
-    }
+    const acc = first && socket[kAccepted];
+    if (acc && this.markPrev <= acc[1]) t0 = acc[0] > this.lastWake ? acc[0] : this.lastWake;
     if (t0 > now) t0 = now;
     const st = {
       t0, t1: 0, parsed: now, segs: [], aborted: false,
@@ -243,11 +241,11 @@ class Recorder {
     // A connection that closes first gets no 'finish': its close ends the
     // request there, marked aborted.
     if (socket) {
-      if (!socket[kPending]) {
-        socket[kPending] = [];
+      if (!socket[this.kPending]) {
+        socket[this.kPending] = new Set();
         socket.once('close', this.onSocketClose);
       }
-      socket[kPending].push(response);
+      socket[this.kPending].add(response);
     } else {
       response.once('close', this.onResponseClose);
     }
@@ -263,12 +261,7 @@ class Recorder {
     const st = response && response[kState];
     if (!st) return;
     const now = performance.now();
-    if (socket) {
-      socket[kLastEnd] = now;
-      const pending = socket[kPending];
-      const i = pending ? pending.indexOf(response) : -1;
-      if (i >= 0) pending.splice(i, 1);
-    }
+    if (socket && socket[this.kPending]) socket[this.kPending].delete(response);
     response[kState] = undefined;
     st.t1 = now;
     st.aborted = aborted;

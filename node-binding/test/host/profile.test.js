@@ -220,9 +220,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // While the loop never waits, the profiler bounds when a request's bytes
 // became ready by the loop's iterations (200 ms each here): never after
 // they did (a latency under its client's), at most about an iteration
-// before.  On new connections too, whose first bytes are read an iteration
-// after the connection is accepted (until 2026-12-06 up to an iteration
-// short of the client's latency), and on a kept-alive one.
+// before.  On new connections too, one at a time, whose first bytes are read
+// an iteration after the connection is accepted (until 2026-12-06 up to an
+// iteration short of the client's latency), and on a kept-alive one.
 test('a loop that never waits: a request starts when it arrives, not when the loop last waited', async () => {
   const ITER = 200;
   const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'busy' });
@@ -241,7 +241,7 @@ test('a loop that never waits: a request starts when it arrives, not when the lo
       pending.push(get(port, `/new/${i}`));
       await sleep(137);
       pending.push(get(port, `/ka/${i}`, { agent }));
-      await sleep(71);
+      await sleep(113);  // (250 ms a round: each round at another phase of the iteration)
     }
     seen.push(...await Promise.all(pending));
     await sleep(2500);
@@ -261,6 +261,38 @@ test('a loop that never waits: a request starts when it arrives, not when the lo
       `${c.path}: the profiler's ${own} ms is at most its client's ${c.ms.toFixed(1)} ms + an iteration`);
   }
   assertSums(out.report);
+});
+
+// The 'finish' of a response comes a tick after its last write: after
+// whatever its callback does next.  A kept-alive client's next request,
+// sent as soon as it has the response, waits for that work, and is given
+// it (until 2026-12-06 it was not: the previous response's 'finish' bounded
+// the next request's start, 1-3 ms given for a client's 100 ms).
+test("a kept-alive request waits for the work after the previous response's end", async () => {
+  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'endspin' });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let out;
+  const seen = [];
+  try {
+    const port = await svc.port;
+    for (let i = 0; i < 3; i++) {
+      assert.ok((await get(port, '/endspin/100', { agent })).ok);
+      seen.push(await get(port, `/next/${i}`, { agent }));
+      await sleep(50);
+    }
+    out = await svc.stop();
+  } finally {
+    agent.destroy();
+    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
+  }
+  for (const c of seen) {
+    assert.ok(c.ok, `${c.path} answered`);
+    assert.ok(c.ms >= 50, `the premise: ${c.path} waited for the 100 ms after the previous end (${c.ms.toFixed(1)} ms)`);
+    const s = out.report.slowest.find((x) => x.request === `GET ${c.path}`) ||
+      assert.fail(`${c.path} is among the slowest: ${out.report.slowest.map((x) => x.request)}`);
+    assert.ok(s.latencyMs >= c.ms - 30,
+      `${c.path}: the profiler's ${s.latencyMs} ms is not short of its client's ${c.ms.toFixed(1)} ms`);
+  }
 });
 
 test('a request its client abandons is counted, up to the abort, marked aborted', async () => {
