@@ -40,7 +40,7 @@ function main() {
   };
   process.on('exit', () => { if (!done) write(null); });
   if (o.seconds) {
-    const t = setTimeout(() => { done = true; write(`${o.seconds} s`); p.stop(); }, o.seconds * 1000);
+    const t = setTimeout(() => { done = true; write(`${o.seconds} s`); p.stop(); p.release(); }, o.seconds * 1000);
     t.unref();
   }
   // A signal that would end the process writes the report first; when the

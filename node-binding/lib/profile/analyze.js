@@ -182,7 +182,7 @@ function verdict(tail, typical) {
 // Requests are ranked by their latency less the time the loop's thread was
 // descheduled, so that a noisy neighbour does not decide which requests are
 // the tail (on a machine of its own, that is the latency itself).
-function report(rows, { sample = 1, seen = rows.length, total = rows.length, aborted, durationS = 0, slowest = [] } = {}) {
+function report(rows, { sample = 1, seen = rows.length, total = rows.length, aborted, unfinished = 0, durationS = 0, slowest = [] } = {}) {
   const lat = rows.map((r) => r.latency).sort((a, b) => a - b);
   const own = rows.map((r) => r.own).sort((a, b) => a - b);
   const p99 = pct(own, 99), p50 = pct(own, 50);
@@ -209,6 +209,7 @@ function report(rows, { sample = 1, seen = rows.length, total = rows.length, abo
     sample,
     seenRequests: seen,
     abortedRequests: aborted === undefined ? rows.reduce((c, r) => c + (r.aborted ? 1 : 0), 0) : aborted,
+    unfinishedRequests: unfinished,
     analysedRequests: rows.length,
     durationS: round(durationS, 1),
     slowest,

@@ -10,7 +10,7 @@ const { breakdown, report } = require('./analyze');
 const { page } = require('./html');
 
 const SLOWEST = 10;        // critical paths kept for the HTML page
-const MAX_ROWS = 200000;   // per-request breakdowns kept (~150 B each); beyond, a uniform sample
+const MAX_ROWS = 200000;   // per-request breakdowns kept (~220 B each); beyond, a uniform sample
 const HISTORY_MS = 30000;  // loop history kept for requests still running
 const SETTLE_MS = 250;     // GC entries reach the observer a little late
 
@@ -94,6 +94,7 @@ class Profiler {
     return report(this.rows, {
       sample: this.sample,
       seen: this.rec.seen,
+      unfinished: this.rec.started - this.rec.ended,
       total: this.total,
       aborted: this.aborted,
       durationS: (performance.now() - this.t0) / 1000,
@@ -113,6 +114,14 @@ class Profiler {
   stop() {
     clearInterval(this.timer);
     this.rec.stop();
+  }
+
+  // After the last report: keep nothing (no cost afterwards, in memory
+  // either).
+  release() {
+    this.rows = [];
+    this.slowest = [];
+    this.rec.release();
   }
 }
 

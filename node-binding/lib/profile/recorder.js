@@ -35,7 +35,6 @@ const MARK_AFTER_MS = 1;   // mark iterations once the loop ran this long withou
 
 const kState = Symbol('eventboost.profile.request');
 const kAccepted = Symbol('eventboost.profile.accepted');  // [bound, markLast] then
-const kServed = Symbol('eventboost.profile.served');      // a request came on it
 
 // Time-ordered flat interval lists [start0, end0, start1, end1, ...].
 class Intervals {
@@ -71,6 +70,8 @@ class Recorder {
     this.cpuMs = (u.user + u.system) / 1000;
     this.finished = [];             // requests whose response ended
     this.seen = 0;                  // requests started (sampled or not)
+    this.started = 0;               // sampled requests started
+    this.ended = 0;                 // and ended
     this.depth = 0;
     this.owner = undefined;         // request the running callback works for
     this.segStart = 0;
@@ -102,7 +103,10 @@ class Recorder {
         }
         self.lastIdle = idle;
         if (now - self.cpuAt >= CPU_READ_MS) self.readCpu(now, idle);
-        self.owner = self.als.getStore();
+        // (Not a request that is over: what it left behind, an interval, a
+        // pooled socket, runs in its context without working for it.)
+        const st = self.als.getStore();
+        self.owner = st && !st.t1 ? st : undefined;
         self.segStart = now;
       },
       after() {
@@ -140,7 +144,6 @@ class Recorder {
       if (!self.running || !pending) return;
       for (const res of pending) self.responseEnd(res, null, true);
     };
-    this.onResponseClose = function onResponseClose() { if (self.running) self.responseEnd(this, null, true); };
     dc.subscribe('net.server.socket', this.onAccept);
     dc.subscribe('http.server.request.start', this.onStart);
     dc.subscribe('http.server.response.finish', this.onFinish);
@@ -212,8 +215,6 @@ class Recorder {
   requestStart({ request, response, socket }) {
     const now = performance.now();
     this.seen++;
-    const first = socket && !socket[kServed];
-    if (first) socket[kServed] = true;
     // The callback that parsed this request works for it from here on.
     if (this.owner && this.depth > 0) this.owner.segs.push(this.segStart, now);
     this.segStart = now;
@@ -227,10 +228,11 @@ class Recorder {
     // the connection: that comes a tick after its last write, after what
     // its callback did next, while the client may have sent this request.)
     // A connection's first bytes are read in the poll after the one that
-    // accepted it, before which it was in no poll: they are bounded as its
-    // connection was then, until the marks have moved past that poll.
+    // accepted it, before which it was in no poll: they, and the requests
+    // that came with them, are bounded as its connection was then, until the
+    // marks have moved past that poll.
     let t0 = this.readyBound();
-    const acc = first && socket[kAccepted];
+    const acc = socket && socket[kAccepted];
     if (acc && this.markPrev <= acc[1]) t0 = acc[0] > this.lastWake ? acc[0] : this.lastWake;
     if (t0 > now) t0 = now;
     const st = {
@@ -238,16 +240,16 @@ class Recorder {
       url: `${request.method} ${String(request.url).slice(0, 120)}`,
     };
     response[kState] = st;
+    this.started++;
     // A connection that closes first gets no 'finish': its close ends the
-    // request there, marked aborted.
+    // request there, marked aborted.  (node:http gives every request its
+    // socket.)
     if (socket) {
       if (!socket[this.kPending]) {
         socket[this.kPending] = new Set();
         socket.once('close', this.onSocketClose);
       }
       socket[this.kPending].add(response);
-    } else {
-      response.once('close', this.onResponseClose);
     }
     this.owner = this.depth > 0 ? st : undefined;
     this.als.enterWith(st);
@@ -263,6 +265,7 @@ class Recorder {
     const now = performance.now();
     if (socket && socket[this.kPending]) socket[this.kPending].delete(response);
     response[kState] = undefined;
+    this.ended++;
     st.t1 = now;
     st.aborted = aborted;
     if (this.owner === st) {
@@ -270,6 +273,14 @@ class Recorder {
       this.owner = undefined;
     }
     this.finished.push(st);
+  }
+
+  // Once stopped and reported: forget everything.
+  release() {
+    this.finished = [];
+    this.idle = new Intervals();
+    this.gc = new Intervals();
+    this.stall = new Intervals();
   }
 
   // Forget loop history older than t (requests started before it are

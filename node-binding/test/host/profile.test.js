@@ -255,12 +255,104 @@ test('a loop that never waits: a request starts when it arrives, not when the lo
     const s = out.report.slowest.find((x) => x.request === `GET ${c.path}`) ||
       assert.fail(`${c.path} is among the slowest: ${out.report.slowest.map((x) => x.request)}`);
     const own = s.latencyMs - s.descheduledMs;
-    assert.ok(s.latencyMs >= c.ms - 60,
+    assert.ok(s.latencyMs >= c.ms - 100,
       `${c.path}: the profiler's ${s.latencyMs} ms is not short of its client's ${c.ms.toFixed(1)} ms`);
     assert.ok(own <= c.ms + ITER + 50,
       `${c.path}: the profiler's ${own} ms is at most its client's ${c.ms.toFixed(1)} ms + an iteration`);
   }
   assertSums(out.report);
+});
+
+// Two requests written together on a new connection while the loop never
+// waits: the second, read with the first, is bounded as the first is (until
+// 2026-12-06 it was given up to an iteration less than its client saw).
+test('a loop that never waits: requests pipelined on a new connection start when they arrive', async () => {
+  const ITER = 200;
+  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'busy-pipelined' });
+  let out;
+  const seen = [];
+  try {
+    const port = await svc.port;
+    assert.ok((await get(port, `/busy/${ITER}/3000`)).ok);
+    await sleep(400);
+    const pending = [];
+    for (let i = 0; i < 4; i++) {
+      pending.push(new Promise((resolve) => {
+        const t = performance.now();
+        let buf = '';
+        const c = net.connect(port, '127.0.0.1', () => {
+          c.write(`GET /p1/${i} HTTP/1.1\r\nHost: x\r\n\r\nGET /p2/${i} HTTP/1.1\r\nHost: x\r\n\r\n`);
+        });
+        c.setEncoding('latin1');
+        c.on('data', (d) => {
+          buf += d;
+          if ((buf.match(/HTTP\/1\.1 200/g) || []).length === 2 && buf.endsWith('ok')) {
+            seen.push({ path: `/p2/${i}`, ms: performance.now() - t });
+            c.destroy();
+            resolve();
+          }
+        });
+      }));
+      await sleep(170);
+    }
+    await Promise.all(pending);
+    await sleep(2000);
+    out = await svc.stop();
+  } finally {
+    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
+  }
+  for (const c of seen) {
+    const s = out.report.slowest.find((x) => x.request === `GET ${c.path}`) ||
+      assert.fail(`${c.path} is among the slowest: ${out.report.slowest.map((x) => x.request)}`);
+    assert.ok(s.latencyMs >= c.ms - 100,
+      `${c.path}: the profiler's ${s.latencyMs} ms is not short of its client's ${c.ms.toFixed(1)} ms`);
+  }
+});
+
+// A request that is over leaves its context to whatever it created: their
+// callbacks are not its own any more (until 2026-12-06 an interval one left
+// behind added a segment to it every millisecond, for as long as it ran).
+test('callbacks of what a finished request left behind are not recorded for it', async () => {
+  const { Recorder } = require('../../lib/profile/recorder');
+  const rec = new Recorder();
+  rec.start();
+  let timer;
+  const server = http.createServer((req, res) => {
+    timer = setInterval(() => {}, 1);
+    res.end('ok');
+  });
+  try {
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const c = await get(server.address().port, '/leave');
+    assert.ok(c.ok);
+    await sleep(300);
+  } finally {
+    clearInterval(timer);
+    rec.stop();
+    server.close();
+  }
+  assert.strictEqual(rec.finished.length, 1);
+  const st = rec.finished[0];
+  const after = [];
+  for (let k = 0; k < st.segs.length; k += 2) if (st.segs[k] >= st.t1) after.push(st.segs[k]);
+  assert.strictEqual(after.length, 0, `${after.length} segments after the request ended`);
+});
+
+// Requests still running when the report is written are counted as such.
+test('a request still running at the report is counted unfinished', async () => {
+  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'unfinished' });
+  let out;
+  try {
+    const port = await svc.port;
+    assert.ok((await get(port, '/q/1')).ok);
+    get(port, '/late/2');
+    await sleep(100);
+    out = await svc.stop();
+  } finally {
+    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
+  }
+  assert.strictEqual(out.report.requests, 1);
+  assert.strictEqual(out.report.unfinishedRequests, 1);
 });
 
 // The 'finish' of a response comes a tick after its last write: after
@@ -287,10 +379,10 @@ test("a kept-alive request waits for the work after the previous response's end"
   }
   for (const c of seen) {
     assert.ok(c.ok, `${c.path} answered`);
-    assert.ok(c.ms >= 50, `the premise: ${c.path} waited for the 100 ms after the previous end (${c.ms.toFixed(1)} ms)`);
+    assert.ok(c.ms >= 80, `the premise: ${c.path} waited for the 100 ms after the previous end (${c.ms.toFixed(1)} ms)`);
     const s = out.report.slowest.find((x) => x.request === `GET ${c.path}`) ||
       assert.fail(`${c.path} is among the slowest: ${out.report.slowest.map((x) => x.request)}`);
-    assert.ok(s.latencyMs >= c.ms - 30,
+    assert.ok(s.latencyMs >= c.ms - 50,
       `${c.path}: the profiler's ${s.latencyMs} ms is not short of its client's ${c.ms.toFixed(1)} ms`);
   }
 });
