@@ -217,6 +217,20 @@ function get(port, p, { abortMs, agent = false } = {}) {
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// busy-service.js under the profiler: `talk(port)`, then the report.
+async function busy(name, talk) {
+  const svc = service(path.resolve(FIX, 'busy-service.js'), { name });
+  try {
+    await talk(await svc.port);
+    return await svc.stop();
+  } finally {
+    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
+  }
+}
+
+const slowestOf = (report, p) => report.slowest.find((x) => x.request === `GET ${p}`) ||
+  assert.fail(`${p} is among the slowest: ${report.slowest.map((x) => x.request)}`);
+
 // While the loop never waits, the profiler bounds when a request's bytes
 // became ready by the loop's iterations (200 ms each here): never after
 // they did (a latency under its client's), at most about an iteration
@@ -225,35 +239,31 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // iteration short of the client's latency), and on a kept-alive one.
 test('a loop that never waits: a request starts when it arrives, not when the loop last waited', async () => {
   const ITER = 200;
-  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'busy' });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  let out;
   const seen = [];
-  try {
-    const port = await svc.port;
-    assert.ok((await get(port, '/ka/warm', { agent })).ok);  // the kept-alive connection
-    assert.ok((await get(port, `/busy/${ITER}/4000`)).ok);
-    // Well into the 4 s the loop never blocks in poll, at phases of its
-    // iterations that differ.
-    await sleep(500);
-    const pending = [];
-    for (let i = 0; i < 5; i++) {  // (the page keeps the 10 slowest)
-      pending.push(get(port, `/new/${i}`));
-      await sleep(137);
-      pending.push(get(port, `/ka/${i}`, { agent }));
-      await sleep(113);  // (250 ms a round: each round at another phase of the iteration)
+  const out = await busy('busy', async (port) => {
+    try {
+      assert.ok((await get(port, '/ka/warm', { agent })).ok);  // the kept-alive connection
+      assert.ok((await get(port, `/busy/${ITER}/4000`)).ok);
+      // Well into the 4 s the loop never blocks in poll, at phases of its
+      // iterations that differ.
+      await sleep(500);
+      const pending = [];
+      for (let i = 0; i < 5; i++) {  // (the page keeps the 10 slowest)
+        pending.push(get(port, `/new/${i}`));
+        await sleep(137);
+        pending.push(get(port, `/ka/${i}`, { agent }));
+        await sleep(113);  // (250 ms a round: each round at another phase of the iteration)
+      }
+      seen.push(...await Promise.all(pending));
+      await sleep(2500);
+    } finally {
+      agent.destroy();
     }
-    seen.push(...await Promise.all(pending));
-    await sleep(2500);
-    out = await svc.stop();
-  } finally {
-    agent.destroy();
-    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
-  }
+  });
   for (const c of seen) {
     assert.ok(c.ok, `${c.path} answered`);
-    const s = out.report.slowest.find((x) => x.request === `GET ${c.path}`) ||
-      assert.fail(`${c.path} is among the slowest: ${out.report.slowest.map((x) => x.request)}`);
+    const s = slowestOf(out.report, c.path);
     const own = s.latencyMs - s.descheduledMs;
     assert.ok(s.latencyMs >= c.ms - 100,
       `${c.path}: the profiler's ${s.latencyMs} ms is not short of its client's ${c.ms.toFixed(1)} ms`);
@@ -268,11 +278,8 @@ test('a loop that never waits: a request starts when it arrives, not when the lo
 // 2026-12-06 it was given up to an iteration less than its client saw).
 test('a loop that never waits: requests pipelined on a new connection start when they arrive', async () => {
   const ITER = 200;
-  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'busy-pipelined' });
-  let out;
   const seen = [];
-  try {
-    const port = await svc.port;
+  const out = await busy('busy-pipelined', async (port) => {
     assert.ok((await get(port, `/busy/${ITER}/3000`)).ok);
     await sleep(400);
     const pending = [];
@@ -297,13 +304,9 @@ test('a loop that never waits: requests pipelined on a new connection start when
     }
     await Promise.all(pending);
     await sleep(2000);
-    out = await svc.stop();
-  } finally {
-    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
-  }
+  });
   for (const c of seen) {
-    const s = out.report.slowest.find((x) => x.request === `GET ${c.path}`) ||
-      assert.fail(`${c.path} is among the slowest: ${out.report.slowest.map((x) => x.request)}`);
+    const s = slowestOf(out.report, c.path);
     assert.ok(s.latencyMs >= c.ms - 100,
       `${c.path}: the profiler's ${s.latencyMs} ms is not short of its client's ${c.ms.toFixed(1)} ms`);
   }
@@ -340,17 +343,11 @@ test('callbacks of what a finished request left behind are not recorded for it',
 
 // Requests still running when the report is written are counted as such.
 test('a request still running at the report is counted unfinished', async () => {
-  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'unfinished' });
-  let out;
-  try {
-    const port = await svc.port;
+  const out = await busy('unfinished', async (port) => {
     assert.ok((await get(port, '/q/1')).ok);
     get(port, '/late/2');
     await sleep(100);
-    out = await svc.stop();
-  } finally {
-    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
-  }
+  });
   assert.strictEqual(out.report.requests, 1);
   assert.strictEqual(out.report.unfinishedRequests, 1);
 });
@@ -361,50 +358,39 @@ test('a request still running at the report is counted unfinished', async () => 
 // it (until 2026-12-06 it was not: the previous response's 'finish' bounded
 // the next request's start, 1-3 ms given for a client's 100 ms).
 test("a kept-alive request waits for the work after the previous response's end", async () => {
-  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'endspin' });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  let out;
   const seen = [];
-  try {
-    const port = await svc.port;
-    for (let i = 0; i < 3; i++) {
-      assert.ok((await get(port, '/endspin/100', { agent })).ok);
-      seen.push(await get(port, `/next/${i}`, { agent }));
-      await sleep(50);
+  const out = await busy('endspin', async (port) => {
+    try {
+      for (let i = 0; i < 3; i++) {
+        assert.ok((await get(port, '/endspin/100', { agent })).ok);
+        seen.push(await get(port, `/next/${i}`, { agent }));
+        await sleep(50);
+      }
+    } finally {
+      agent.destroy();
     }
-    out = await svc.stop();
-  } finally {
-    agent.destroy();
-    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
-  }
+  });
   for (const c of seen) {
     assert.ok(c.ok, `${c.path} answered`);
     assert.ok(c.ms >= 80, `the premise: ${c.path} waited for the 100 ms after the previous end (${c.ms.toFixed(1)} ms)`);
-    const s = out.report.slowest.find((x) => x.request === `GET ${c.path}`) ||
-      assert.fail(`${c.path} is among the slowest: ${out.report.slowest.map((x) => x.request)}`);
+    const s = slowestOf(out.report, c.path);
     assert.ok(s.latencyMs >= c.ms - 50,
       `${c.path}: the profiler's ${s.latencyMs} ms is not short of its client's ${c.ms.toFixed(1)} ms`);
   }
 });
 
 test('a request its client abandons is counted, up to the abort, marked aborted', async () => {
-  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'aborted' });
-  let out;
   let gaveUp;
-  try {
-    const port = await svc.port;
+  const out = await busy('aborted', async (port) => {
     for (let i = 0; i < 5; i++) assert.ok((await get(port, `/q/${i}`)).ok);
     gaveUp = await get(port, '/late/1', { abortMs: 100 });
     await sleep(600);  // the handler's late res.end() finds the socket gone
-    out = await svc.stop();
-  } finally {
-    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
-  }
+  });
   assert.strictEqual(gaveUp.ok, false);
   assert.strictEqual(out.report.requests, 6, 'the abandoned request is counted');
   assert.strictEqual(out.report.abortedRequests, 1);
-  const s = out.report.slowest.find((x) => x.request === 'GET /late/1');
-  assert.ok(s, 'the abandoned request is among the slowest');
+  const s = slowestOf(out.report, '/late/1');
   assert.strictEqual(s.aborted, true);
   // It ended for its client at the abort (100 ms), not at the handler's late
   // res.end() (400 ms).
@@ -420,10 +406,7 @@ test('a request its client abandons is counted, up to the abort, marked aborted'
 // 2026-12-06, on Node 20, the second, queued behind the first, vanished:
 // its response never emits 'close').
 test('pipelined requests on a connection that closes first are all counted, aborted', async () => {
-  const svc = service(path.resolve(FIX, 'busy-service.js'), { name: 'pipelined' });
-  let out;
-  try {
-    const port = await svc.port;
+  const out = await busy('pipelined', async (port) => {
     await new Promise((resolve) => {
       const c = net.connect(port, '127.0.0.1', () => {
         c.write('GET /late/p1 HTTP/1.1\r\nHost: x\r\n\r\nGET /q/p2 HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -432,10 +415,7 @@ test('pipelined requests on a connection that closes first are all counted, abor
       c.resume();
     });
     await sleep(600);
-    out = await svc.stop();
-  } finally {
-    if (svc.child.exitCode === null && svc.child.signalCode === null) svc.child.kill('SIGKILL');
-  }
+  });
   assert.strictEqual(out.report.requests, 2, 'both requests are counted');
   assert.strictEqual(out.report.abortedRequests, 2);
   assertSums(out.report);
