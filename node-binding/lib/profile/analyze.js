@@ -96,6 +96,7 @@ function breakdown(st, idle, gc, out, stall) {
 }
 
 const round = (x, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+const countAborted = (rows) => rows.reduce((c, r) => c + (r.aborted ? 1 : 0), 0);
 
 function group(rows, percentile) {
   const n = rows.length;
@@ -113,7 +114,7 @@ function group(rows, percentile) {
     executionMs: { gc: round(m('execGc')), cpu: round(m('execCpu')) },
     ioMs: { wait: round(m('io') - m('descheduled')), descheduled: round(m('descheduled')) },
     // their connection closed before the response ended: latency until then
-    aborted: rows.reduce((c, r) => c + (r.aborted ? 1 : 0), 0),
+    aborted: countAborted(rows),
   };
   // (A loop, not Math.max(...rows): 200,000 arguments overflow the stack.)
   if (n) g.maxLatencyMs = round(rows.reduce((m, r) => (r.latency > m ? r.latency : m), -Infinity));
@@ -208,7 +209,7 @@ function report(rows, { sample = 1, seen = rows.length, total = rows.length, abo
     latencyMs: { p50: round(p50), p90: round(pct(lat, 90)), p99: round(p99), p999: round(pct(lat, 99.9)), max: round(lat.length ? lat[lat.length - 1] : 0) },
     sample,
     seenRequests: seen,
-    abortedRequests: aborted === undefined ? rows.reduce((c, r) => c + (r.aborted ? 1 : 0), 0) : aborted,
+    abortedRequests: aborted === undefined ? countAborted(rows) : aborted,
     unfinishedRequests: unfinished,
     analysedRequests: rows.length,
     durationS: round(durationS, 1),

@@ -82,6 +82,11 @@ class Recorder {
     this.markPrev = 0;              // the two latest iteration marks
     this.markLast = 0;
     this.marking = false;           // a mark timer is armed
+    this.mark = () => {
+      this.marking = false;
+      this.markPrev = this.markLast;
+      this.markLast = performance.now();
+    };
     this.als = new asyncHooks.AsyncLocalStorage();
     this.running = false;
   }
@@ -157,13 +162,7 @@ class Recorder {
   // its own callback while the loop stays busy.
   armMark() {
     this.marking = true;
-    this.als.exit(() => {
-      setTimeout(() => {
-        this.marking = false;
-        this.markPrev = this.markLast;
-        this.markLast = performance.now();
-      }, 1).unref();
-    });
+    this.als.exit(setTimeout, this.mark, 1).unref();
   }
 
   stop() {
