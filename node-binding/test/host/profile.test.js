@@ -10,7 +10,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const net = require('node:net');
-const { openLoop } = require('../fixtures/profile/load');
+const { openLoop, one } = require('../fixtures/profile/load');
 
 const PRELOAD = path.resolve(__dirname, '../../profile.js');
 const FIX = path.resolve(__dirname, '../fixtures/profile');
@@ -203,18 +203,7 @@ test('json-server from npm, unchanged: 1% whole-collection reads -> cause cpu', 
 
 // One request (on a connection of its own unless `agent`); resolves with
 // what its client saw.
-function get(port, p, { abortMs, agent = false } = {}) {
-  const t = performance.now();
-  return new Promise((resolve) => {
-    const done = (ok) => resolve({ ok, ms: performance.now() - t, path: p });
-    const req = http.get({ host: '127.0.0.1', port, path: p, agent }, (res) => {
-      res.resume();
-      res.on('end', () => done(res.statusCode === 200));
-    });
-    if (abortMs) setTimeout(() => req.destroy(), abortMs);
-    req.on('error', () => done(false));
-  });
-}
+const get = (port, p, { abortMs, agent = false } = {}) => one(agent, port, { path: p, abortMs }, 60000);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // busy-service.js under the profiler: `talk(port)`, then the report.

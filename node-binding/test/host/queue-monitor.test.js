@@ -28,15 +28,6 @@ function runFake(script, env = {}) {
   return JSON.parse(r.stdout);
 }
 
-// Iterations longer than sampleUs ("slow": each prepare re-arms the sleeping
-// monitor's CPU-time timer) that never wait and stay under the head-of-line
-// threshold: only the overload bound across iterations (maxDelayMs, 100 ms
-// of the loop's CPU time) can see them.  The kernel checks CPU-time timers
-// at its tick, seldom inside the one short iteration that crosses the
-// bound, and until 2026-12-06 every prepare after it moved the timer a
-// threshold ahead again: the crossing was seen at the monitor's next
-// refresh, up to a second of wall time later (an outside review measured
-// 0.4-1.1 s in 12 of 15 runs with 1-2 ms iterations).
 // A warmed-up loop, then 1 ms callbacks back to back (immediates) until one
 // runs boosted or CALLBACKS ran; prints where the first refusal and the
 // first boosted callback came.
@@ -72,6 +63,15 @@ function chain() {
 }
 `;
 
+// Iterations longer than sampleUs ("slow": each prepare re-arms the sleeping
+// monitor's CPU-time timer) that never wait and stay under the head-of-line
+// threshold: only the overload bound across iterations (maxDelayMs, 100 ms
+// of the loop's CPU time) can see them.  The kernel checks CPU-time timers
+// at its tick, seldom inside the one short iteration that crosses the
+// bound, and until 2026-12-06 every prepare after it moved the timer a
+// threshold ahead again: the crossing was seen at the monitor's next
+// refresh, up to a second of wall time later (an outside review measured
+// 0.4-1.1 s in 12 of 15 runs with 1-2 ms iterations).
 test('a loop of slow iterations that never waits is boosted at the overload bound', () => {
   const r = runFake(SATURATED_CHAIN, { CALLBACKS: '600' });
   const { q0, first, n, q } = r;
