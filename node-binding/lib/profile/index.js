@@ -19,9 +19,12 @@ function htmlPath(out) {
 }
 
 class Profiler {
-  constructor({ out = 'eventboost-profile.json', sample = 1 } = {}) {
+  // historyMs: how much of the loop's history is kept for requests still
+  // running (the default is what production uses; tests shorten it).
+  constructor({ out = 'eventboost-profile.json', sample = 1, historyMs = HISTORY_MS } = {}) {
     this.out = path.resolve(out);
     this.sample = sample;
+    this.historyMs = historyMs;
     this.rec = new Recorder({ sample });
     this.rows = [];
     this.total = 0;
@@ -61,7 +64,8 @@ class Profiler {
       }
       if (keep) this.keepSlow(st, r, pieces);
     }
-    const oldest = fin.length ? Math.min(fin[0].t0, now - HISTORY_MS) : now - HISTORY_MS;
+    const keep = now - this.historyMs;
+    const oldest = fin.length ? Math.min(fin[0].t0, keep) : keep;
     rec.prune(oldest);
   }
 
