@@ -38,10 +38,16 @@ function stalled(stall, s, e) {
   return ms;
 }
 
-// Breakdown of one finished request; with `out`, its critical path as
-// [kind, start, end] pieces (kinds: io, queue, queue-gc, exec, exec-gc).
-function breakdown(st, idle, gc, out, stall) {
-  const r = { latency: st.t1 - st.t0, aborted: !!st.aborted, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 };
+// A request's breakdown so far: the sums, and how far its critical path has
+// been followed (`at`).
+const fresh = (st) => ({ at: st.t0, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 });
+
+// Follow st's critical path from acc.at, adding to acc.  `end` (a finished
+// request's t1): to its end.  Otherwise (a running request): through its
+// callbacks that ended by `until`, and through what is certain of the wait
+// after them (I/O until the loop last blocked in poll before `until`).
+// Returns how many numbers of st.segs it consumed.
+function follow(st, acc, { end, until }, idle, gc, out, stall) {
   // Busy time the thread was not running is no work on the request's behalf:
   // it counts as waiting (io), apart.
   // Returns the part of [s, e) lost that way, split between its GC pauses
@@ -55,8 +61,8 @@ function breakdown(st, idle, gc, out, stall) {
       dg += stalled(stall, Math.max(a[2 * i], s), Math.min(a[2 * i + 1], e));
     }
     dg = Math.min(dg, d);
-    r.descheduled += d;
-    r.io += d;
+    acc.descheduled += d;
+    acc.io += d;
     return { gc: dg, cpu: d - dg };
   };
   const ia = idle.a;
@@ -67,32 +73,65 @@ function breakdown(st, idle, gc, out, stall) {
     let w = a;
     let i = idle.firstEndingAfter(a);
     for (; i < idle.length && ia[2 * i] < s; i++) w = Math.min(ia[2 * i + 1], s);
-    if (w > a) { r.io += w - a; if (out) out.push(['io', a, w]); }
+    if (w > a) { acc.io += w - a; if (out) out.push(['io', a, w]); }
     if (s > w) {
       const g = splitGc(gc, w, s, 'queue', 'queue-gc', out);
       const d = lost(w, s);
-      r.queueGc += g - d.gc;
-      r.queueCpu += s - w - g - d.cpu;
+      acc.queueGc += g - d.gc;
+      acc.queueCpu += s - w - g - d.cpu;
     }
   };
-  let cur = st.t0;
+  const stop = end === undefined ? until : end;
   const segs = st.segs;
-  for (let k = 0; k < segs.length; k += 2) {
-    const s = Math.max(segs[k], cur), e = Math.min(segs[k + 1], st.t1);
+  let k = 0;
+  for (; k < segs.length && (end !== undefined || segs[k + 1] <= until); k += 2) {
+    const s = Math.max(segs[k], acc.at), e = Math.min(segs[k + 1], stop);
     if (e <= s) continue;
-    wait(cur, s);
+    wait(acc.at, s);
     const g = splitGc(gc, s, e, 'exec', 'exec-gc', out);
     const d = lost(s, e);
-    r.execGc += g - d.gc;
-    r.execCpu += e - s - g - d.cpu;
-    cur = e;
+    acc.execGc += g - d.gc;
+    acc.execCpu += e - s - g - d.cpu;
+    acc.at = e;
   }
-  wait(cur, st.t1);
+  if (end !== undefined) {
+    wait(acc.at, end);
+    acc.at = end;
+  } else {
+    // (An interval that ends by `until` has been pushed: the loop pushes
+    // one as it wakes.  Whatever comes next, the wait was I/O until then.)
+    let w = acc.at;
+    for (let i = idle.firstEndingAfter(acc.at); i < idle.length && ia[2 * i + 1] <= until; i++) w = ia[2 * i + 1];
+    acc.io += w - acc.at;
+    acc.at = w;
+  }
+  return k;
+}
+
+// Breakdown of one finished request (from what fold() summed of it while it
+// ran, if anything); with `out`, its critical path as [kind, start, end]
+// pieces (kinds: io, queue, queue-gc, exec, exec-gc; 'earlier' for the part
+// fold() summed).
+function breakdown(st, idle, gc, out, stall) {
+  const acc = st.acc ? { ...st.acc } : fresh(st);
+  if (out && acc.at > st.t0) out.push(['earlier', st.t0, acc.at]);
+  follow(st, acc, { end: st.t1 }, idle, gc, out, stall);
+  const { at, ...sums } = acc;
+  const r = { latency: st.t1 - st.t0, aborted: !!st.aborted, ...sums };
   r.gc = r.queueGc + r.execGc;
   r.cpu = r.queueCpu + r.execCpu;
   // What the latency would have been with the CPU to itself: ranks requests.
   r.own = r.latency - r.descheduled;
   return r;
+}
+
+// Sum what is settled (by `until`) of a running request into st.acc and let
+// go of its callbacks: a stream's memory stays bounded, and it no longer
+// needs the loop's history from before `until`.
+function fold(st, until, idle, gc, stall) {
+  if (!st.acc) st.acc = fresh(st);
+  const k = follow(st, st.acc, { until }, idle, gc, null, stall);
+  if (k) st.segs.splice(0, k);
 }
 
 const round = (x, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
@@ -219,4 +258,4 @@ function report(rows, { sample = 1, seen = rows.length, total = rows.length, abo
   };
 }
 
-module.exports = { breakdown, report, verdict, pct };
+module.exports = { breakdown, fold, report, verdict, pct };

@@ -5,11 +5,12 @@ const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 
 const COLORS = {
   io: '#9aa5b1', gc: '#d64545', cpu: '#f0a202',
-  queue: '#f7d08a', 'queue-gc': '#ee9b9b', exec: '#f0a202', 'exec-gc': '#d64545',
+  queue: '#f7d08a', 'queue-gc': '#ee9b9b', exec: '#f0a202', 'exec-gc': '#d64545', earlier: '#e4e7eb',
 };
 const LABELS = {
   io: 'I/O wait', queue: 'queued behind other execution', 'queue-gc': 'queued behind GC',
   exec: 'own execution', 'exec-gc': 'GC in own execution',
+  earlier: 'earlier: summed while the request ran (in its breakdown, not drawn)',
 };
 
 function legend(keys, labels) {
@@ -85,7 +86,7 @@ ${breakdownSvg(r)}
 <table><tr><th>group</th><th>requests</th><th>latency ms</th><th>io ms</th><th>gc ms</th><th>cpu ms</th><th>queued behind GC</th><th>queued behind execution</th><th>of io: thread descheduled</th></tr>
 ${row('tail (≥ p99)', r.tail)}${row('rest (< p99)', r.rest)}${row('typical (< p50)', r.typical)}</table>
 <h2>The slowest requests' critical paths</h2>
-<p>${legend(['io', 'queue', 'queue-gc', 'exec', 'exec-gc'], LABELS)}</p>
+<p>${legend(['io', 'queue', 'queue-gc', 'exec', 'exec-gc', ...(r.slowest.some((s) => s.path.some((p) => p.kind === 'earlier')) ? ['earlier'] : [])], LABELS)}</p>
 ${pathsSvg(r.slowest)}
 <p style="color:#666">Model: ${esc(r.model)}. I/O is time the request waited with nothing to run on its behalf (the loop blocked in poll, its event not yet ready, or the loop's thread descheduled by the OS -- the timelines draw that last part inside the queue and execution pieces); queue is time its event was ready while the loop ran other callbacks or GC.</p>
 </body></html>

@@ -6,12 +6,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Recorder } = require('./recorder');
-const { breakdown, report } = require('./analyze');
+const { breakdown, fold, report } = require('./analyze');
 const { page } = require('./html');
 
 const SLOWEST = 10;        // critical paths kept for the HTML page
 const MAX_ROWS = 200000;   // per-request breakdowns kept (~220 B each); beyond, a uniform sample
 const HISTORY_MS = 30000;  // loop history kept for requests still running
+const FOLD_SEGS = 4096;    // a running request's callbacks (two numbers each) kept unanalysed at most
 const SETTLE_MS = 250;     // GC entries reach the observer a little late
 
 function htmlPath(out) {
@@ -63,6 +64,14 @@ class Profiler {
         if (j < MAX_ROWS) this.rows[j] = r;
       }
       if (keep) this.keepSlow(st, r, pieces);
+    }
+    // A request running for a while (or with many callbacks) is analysed
+    // as far as it is settled, long before the history it needs is dropped.
+    const foldBefore = now - this.historyMs / 6;
+    for (const st of rec.open) {
+      if ((st.acc ? st.acc.at : st.t0) < foldBefore || st.segs.length > FOLD_SEGS) {
+        fold(st, now - SETTLE_MS, rec.idle, rec.gc, rec.stall);
+      }
     }
     const keep = now - this.historyMs;
     const oldest = fin.length ? Math.min(fin[0].t0, keep) : keep;

@@ -69,6 +69,7 @@ class Recorder {
     const u = process.cpuUsage();
     this.cpuMs = (u.user + u.system) / 1000;
     this.finished = [];             // requests whose response ended
+    this.open = new Set();          // and those still running
     this.seen = 0;                  // requests started (sampled or not)
     this.started = 0;               // sampled requests started
     this.ended = 0;                 // and ended
@@ -239,6 +240,7 @@ class Recorder {
       url: `${request.method} ${String(request.url).slice(0, 120)}`,
     };
     response[kState] = st;
+    this.open.add(st);
     this.started++;
     // A connection that closes first gets no 'finish': its close ends the
     // request there, marked aborted.  (node:http gives every request its
@@ -264,6 +266,7 @@ class Recorder {
     const now = performance.now();
     if (socket && socket[this.kPending]) socket[this.kPending].delete(response);
     response[kState] = undefined;
+    this.open.delete(st);
     this.ended++;
     st.t1 = now;
     st.aborted = aborted;
@@ -274,8 +277,12 @@ class Recorder {
     this.finished.push(st);
   }
 
-  // Once stopped and reported: forget everything.
+  // Once stopped and reported: forget everything.  (A request still running
+  // stays referenced by its connection until that closes: without its
+  // callbacks, a few hundred bytes.)
   release() {
+    for (const st of this.open) { st.segs = []; st.acc = undefined; }
+    this.open = new Set();
     this.finished = [];
     this.idle = new Intervals();
     this.gc = new Intervals();

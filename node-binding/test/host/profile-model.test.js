@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { Intervals } = require('../../lib/profile/recorder');
-const { breakdown, report } = require('../../lib/profile/analyze');
+const { breakdown, fold, report } = require('../../lib/profile/analyze');
 
 function iv(list, kinds) {
   const x = new Intervals();
@@ -23,6 +23,28 @@ test('a wait is I/O until the loop last blocked in poll, then queue', () => {
   close(r.queueCpu, 15);  // 70..75, 80..90: others' callbacks
   close(r.execCpu, 15);
   close(r.io + r.gc + r.cpu, r.latency);
+});
+
+// What the profiler sums of a running request as it goes (fold) changes
+// nothing in its breakdown: folded at any points, the parts are those of the
+// request analysed whole at its end.
+test('a request folded while it runs breaks down as one analysed whole', () => {
+  const idle = iv([[10, 40], [50, 70], [104, 110]]);
+  const gc = iv([[75, 80], [92, 94]], ['major', 'minor']);
+  const stall = iv([[80, 100]], [0.25]);
+  const whole = breakdown({ t0: 0, t1: 120, segs: [0, 5, 90, 100, 112, 115] }, idle, gc, null, stall);
+  for (const points of [[3], [45], [60, 72], [20, 95, 101], [5, 40, 100, 111], [116]]) {
+    const st = { t0: 0, t1: 0, segs: [0, 5, 90, 100, 112, 115] };
+    for (const until of points) fold(st, until, idle, gc, stall);
+    st.t1 = 120;
+    const pieces = [];
+    const r = breakdown(st, idle, gc, pieces, stall);
+    for (const k of ['io', 'descheduled', 'queueGc', 'queueCpu', 'execGc', 'execCpu', 'latency']) {
+      close(r[k], whole[k]);
+    }
+    assert.ok(st.segs.length < 6 || points[0] < 5, `folded at ${points}: ${st.segs}`);
+    if (st.acc.at > 0) assert.deepStrictEqual(pieces[0], ['earlier', 0, st.acc.at]);
+  }
 });
 
 test('GC inside its own callback is GC; descheduled time is I/O, apart', () => {

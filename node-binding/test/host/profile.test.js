@@ -345,6 +345,66 @@ test('a request still running at the report is counted unfinished', async () => 
   assert.strictEqual(out.report.unfinishedRequests, 1);
 });
 
+// The profiler in this process, on a server of its own: `handler`, one
+// request to it, then the report (and what `during` saw meanwhile).
+async function inProcess(options, handler, during = async () => {}) {
+  const { Profiler } = require('../../lib/profile');
+  const p = new Profiler({ out: path.join(tmp, 'in-process.json'), ...options }).start();
+  const server = http.createServer(handler);
+  try {
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const [c] = await Promise.all([get(server.address().port, '/stream'), during(p)]);
+    assert.ok(c.ok, c.why);
+    return { report: p.report(), client: c };
+  } finally {
+    p.stop();
+    server.close();
+  }
+}
+
+// A stream outlives the loop history the profiler keeps (30 s; 600 ms here):
+// its waits are I/O all along (until 2026-12-07 those older than the history
+// found no poll to end them and counted as queued behind execution: a stream
+// longer than 30 s came out a CPU tail).
+test('a request that runs longer than the history kept is analysed whole', async () => {
+  const { report, client } = await inProcess({ historyMs: 600 }, (req, res) => {
+    let n = 0;
+    const t = setInterval(() => {
+      res.write('x');
+      if (++n === 30) { clearInterval(t); res.end(); }
+    }, 100);
+  });
+  assert.strictEqual(report.requests, 1);
+  const s = slowestOf(report, '/stream');
+  // (One loop for both ends: the request's start bound is the loop's last
+  // wake-up, before the client's own clock starts.)
+  assert.ok(s.latencyMs >= 2900 && s.latencyMs <= client.ms + 50, `${s.latencyMs} ms, client ${client.ms} ms`);
+  assert.ok(s.breakdownMs.io >= 0.9 * s.latencyMs,
+    `a stream that waits on its timer is I/O: ${JSON.stringify(s.breakdownMs)} of ${s.latencyMs} ms`);
+});
+
+// A running request keeps its callbacks only until they are analysed: a
+// stream's memory does not grow with its age (until 2026-12-07 two numbers
+// for each callback it ran, for as long as it ran).
+test("a running request's callbacks are folded into its breakdown as it runs", async () => {
+  let ticks = 0;
+  let kept = 0;
+  let state;
+  const { report } = await inProcess({ historyMs: 600 }, (req, res) => {
+    state = res[Object.getOwnPropertySymbols(res).find((k) => k.description === 'eventboost.profile.request')];
+    const t = setInterval(() => { ticks++; }, 1);
+    setTimeout(() => { clearInterval(t); res.end('done'); }, 3000);
+  }, async () => {
+    await sleep(2800);
+    kept = state.segs.length / 2;
+  });
+  assert.ok(ticks > 500, `${ticks} callbacks`);
+  assert.ok(kept > 0 && kept < ticks / 2, `${kept} segments kept for ${ticks} callbacks run`);
+  const s = slowestOf(report, '/stream');
+  const { io, gc, cpu } = s.breakdownMs;
+  assert.ok(Math.abs(io + gc + cpu - s.latencyMs) < 1, `${io} + ${gc} + ${cpu} is ${s.latencyMs}`);
+});
+
 // The 'finish' of a response comes a tick after its last write: after
 // whatever its callback does next.  A kept-alive client's next request,
 // sent as soon as it has the response, waits for that work, and is given
