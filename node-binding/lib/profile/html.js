@@ -78,7 +78,7 @@ svg .lbl{font:12px system-ui,sans-serif;fill:#222}svg .in{font:11px system-ui,sa
 </style></head><body>
 <h1>Where the tail comes from</h1>
 <p>${r.requests} requests profiled${r.sample < 1 ? ` (sampling ${r.sample} of ${r.seenRequests})` : ''} over ${r.durationS} s.
-p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (server side, source event to the response's finish)${r.abortedRequests ? `; ${r.abortedRequests} whose connection closed before the response ended, counted until then (${r.tail.aborted} of them in the tail)` : ''}.</p>
+p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (server side, source event to the response's finish)${r.abortedRequests ? `; ${r.abortedRequests} whose connection closed before the response ended, counted until then (${r.tail.aborted} of them in the tail)` : ''}${r.unfinishedRequests ? `; ${r.unfinishedRequests} still running at the report, not in these figures` : ''}.</p>
 <div class="verdict"><p><b>Cause: ${esc(r.verdict.cause)}</b> · <b>boost: ${esc(r.verdict.boost)}</b></p><p>${esc(r.verdict.advice)}</p><p>${esc(r.framing)}</p></div>
 <h2>Mean latency breakdown</h2>
 <p>${legend(['cpu', 'gc', 'io'], { cpu: 'other execution (own callbacks and those waited behind)', gc: 'GC (own and waited behind)', io: 'I/O wait' })}</p>

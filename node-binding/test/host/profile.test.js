@@ -343,6 +343,7 @@ test('a request still running at the report is counted unfinished', async () => 
   });
   assert.strictEqual(out.report.requests, 1);
   assert.strictEqual(out.report.unfinishedRequests, 1);
+  assert.match(out.html, /1 still running at the report/);
 });
 
 // The profiler in this process, on a server of its own: `handler`, one
