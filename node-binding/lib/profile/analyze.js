@@ -38,21 +38,27 @@ function stalled(stall, s, e) {
   return ms;
 }
 
-// A request's breakdown so far: the sums, and how far its critical path has
-// been followed (`at`).
-const fresh = (st) => ({ at: st.t0, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0 });
+// A request's breakdown so far: the sums, how far its critical path has been
+// followed (`at`), up to when the loop's history was read (`settled`), and
+// `open`: the parts of a wait from `at` to open.to that no poll has ended
+// yet, summed as queue (if one ends it later, the whole wait up to it was
+// I/O instead).
+const fresh = (st) => ({
+  at: st.t0, settled: st.t0, open: null,
+  io: 0, descheduled: 0, queueGc: 0, queueCpu: 0, execGc: 0, execCpu: 0,
+});
+const QUEUE_SUMS = ['io', 'descheduled', 'queueGc', 'queueCpu'];
 
 // Follow st's critical path from acc.at, adding to acc.  `end` (a finished
 // request's t1): to its end.  Otherwise (a running request): through its
-// callbacks that ended by `until`, and through what is certain of the wait
-// after them (I/O until the loop last blocked in poll before `until`).
+// callbacks that ended by `until` and the wait after them up to `until`.
 // Returns how many numbers of st.segs it consumed.
 function follow(st, acc, { end, until }, idle, gc, out, stall) {
   // Busy time the thread was not running is no work on the request's behalf:
   // it counts as waiting (io), apart.
-  // Returns the part of [s, e) lost that way, split between its GC pauses
-  // and the rest.
-  const lost = (s, e) => {
+  // Adds the part of [s, e) lost that way to `into`; returns it, split
+  // between its GC pauses and the rest.
+  const lost = (into, s, e) => {
     if (!stall || !stall.length || e <= s) return { gc: 0, cpu: 0 };
     const d = Math.min(e - s, stalled(stall, s, e));
     let dg = 0;
@@ -61,25 +67,39 @@ function follow(st, acc, { end, until }, idle, gc, out, stall) {
       dg += stalled(stall, Math.max(a[2 * i], s), Math.min(a[2 * i + 1], e));
     }
     dg = Math.min(dg, d);
-    acc.descheduled += d;
-    acc.io += d;
+    into.descheduled += d;
+    into.io += d;
     return { gc: dg, cpu: d - dg };
   };
+  // [w, s) queued behind the loop's other work or GC.
+  const queued = (into, w, s) => {
+    const g = splitGc(gc, w, s, 'queue', 'queue-gc', out);
+    const d = lost(into, w, s);
+    into.queueGc += g - d.gc;
+    into.queueCpu += s - w - g - d.cpu;
+  };
   const ia = idle.a;
+  // The last time the loop blocked in poll in (a, s): until then the
+  // request's event was not ready (I/O), after it it was queued.
+  const lastPoll = (a, s) => {
+    let w = a;
+    for (let i = idle.firstEndingAfter(a); i < idle.length && ia[2 * i] < s; i++) w = Math.min(ia[2 * i + 1], s);
+    return w;
+  };
   const wait = (a, s) => {
     if (s <= a) return;
-    // The last time the loop blocked in poll during this wait: until then
-    // the request's event was not ready (I/O), after it it was queued.
-    let w = a;
-    let i = idle.firstEndingAfter(a);
-    for (; i < idle.length && ia[2 * i] < s; i++) w = Math.min(ia[2 * i + 1], s);
-    if (w > a) { acc.io += w - a; if (out) out.push(['io', a, w]); }
-    if (s > w) {
-      const g = splitGc(gc, w, s, 'queue', 'queue-gc', out);
-      const d = lost(w, s);
-      acc.queueGc += g - d.gc;
-      acc.queueCpu += s - w - g - d.cpu;
+    let w = lastPoll(a, s);
+    const o = acc.open;
+    acc.open = null;
+    if (w > a) {
+      acc.io += w - a;
+      if (out) out.push(['io', a, w]);
+    } else if (o) {
+      for (const k of QUEUE_SUMS) acc[k] += o[k];
+      if (out) out.push(['earlier', a, o.to]);
+      w = o.to;
     }
+    if (s > w) queued(acc, w, s);
   };
   const stop = end === undefined ? until : end;
   const segs = st.segs;
@@ -89,7 +109,7 @@ function follow(st, acc, { end, until }, idle, gc, out, stall) {
     if (e <= s) continue;
     wait(acc.at, s);
     const g = splitGc(gc, s, e, 'exec', 'exec-gc', out);
-    const d = lost(s, e);
+    const d = lost(acc, s, e);
     acc.execGc += g - d.gc;
     acc.execCpu += e - s - g - d.cpu;
     acc.at = e;
@@ -97,27 +117,44 @@ function follow(st, acc, { end, until }, idle, gc, out, stall) {
   if (end !== undefined) {
     wait(acc.at, end);
     acc.at = end;
+  } else if (k < segs.length && segs[k] < until) {
+    // Its next callback began by `until`: the wait before it is over.
+    wait(acc.at, segs[k]);
+    acc.at = Math.max(acc.at, segs[k]);
+    acc.settled = acc.at;  // (that callback's GC is still to be read)
   } else {
-    // (An interval that ends by `until` has been pushed: the loop pushes
-    // one as it wakes.  Whatever comes next, the wait was I/O until then.)
-    let w = acc.at;
-    for (let i = idle.firstEndingAfter(acc.at); i < idle.length && ia[2 * i + 1] <= until; i++) w = ia[2 * i + 1];
-    acc.io += w - acc.at;
-    acc.at = w;
+    // A wait still going on.  (An interval that ends by `until` has been
+    // pushed: the loop pushes one as it wakes.)  I/O until the loop last
+    // blocked in poll, whatever comes next; after that, queue unless a
+    // later poll ends the wait.
+    const w = until > acc.at ? lastPoll(acc.at, until) : acc.at;
+    if (w > acc.at) {
+      acc.io += w - acc.at;
+      acc.at = w;
+      acc.open = null;
+    }
+    if (until > acc.at) {
+      const o = acc.open || (acc.open = { to: acc.at, io: 0, descheduled: 0, queueGc: 0, queueCpu: 0 });
+      queued(o, o.to, until);
+      o.to = until;
+    }
+    acc.settled = until;
   }
   return k;
 }
 
 // Breakdown of one finished request (from what fold() summed of it while it
 // ran, if anything); with `out`, its critical path as [kind, start, end]
-// pieces (kinds: io, queue, queue-gc, exec, exec-gc; 'earlier' for the part
+// pieces (kinds: io, queue, queue-gc, exec, exec-gc; 'earlier' for parts
 // fold() summed).
 function breakdown(st, idle, gc, out, stall) {
   const acc = st.acc ? { ...st.acc } : fresh(st);
   if (out && acc.at > st.t0) out.push(['earlier', st.t0, acc.at]);
   follow(st, acc, { end: st.t1 }, idle, gc, out, stall);
-  const { at, ...sums } = acc;
-  const r = { latency: st.t1 - st.t0, aborted: !!st.aborted, ...sums };
+  const r = { latency: st.t1 - st.t0, aborted: !!st.aborted };
+  for (const k of QUEUE_SUMS) r[k] = acc[k];
+  r.execGc = acc.execGc;
+  r.execCpu = acc.execCpu;
   r.gc = r.queueGc + r.execGc;
   r.cpu = r.queueCpu + r.execCpu;
   // What the latency would have been with the CPU to itself: ranks requests.
@@ -126,13 +163,16 @@ function breakdown(st, idle, gc, out, stall) {
 }
 
 // Sum what is settled (by `until`) of a running request into st.acc and let
-// go of its callbacks: a stream's memory stays bounded, and it no longer
-// needs the loop's history from before `until`.
+// go of its callbacks: a stream's memory stays bounded, and it needs none
+// of the loop's history from before `until` any more.
 function fold(st, until, idle, gc, stall) {
   if (!st.acc) st.acc = fresh(st);
   const k = follow(st, st.acc, { until }, idle, gc, null, stall);
   if (k) st.segs.splice(0, k);
 }
+
+// From when a request needs the loop's history.
+const needsFrom = (st) => (st.acc ? st.acc.settled : st.t0);
 
 const round = (x, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 const countAborted = (rows) => rows.reduce((c, r) => c + (r.aborted ? 1 : 0), 0);
@@ -258,4 +298,4 @@ function report(rows, { sample = 1, seen = rows.length, total = rows.length, abo
   };
 }
 
-module.exports = { breakdown, fold, report, verdict, pct };
+module.exports = { breakdown, fold, needsFrom, report, verdict, pct };

@@ -5,12 +5,12 @@ const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&
 
 const COLORS = {
   io: '#9aa5b1', gc: '#d64545', cpu: '#f0a202',
-  queue: '#f7d08a', 'queue-gc': '#ee9b9b', exec: '#f0a202', 'exec-gc': '#d64545', earlier: '#e4e7eb',
+  queue: '#f7d08a', 'queue-gc': '#ee9b9b', exec: '#f0a202', 'exec-gc': '#d64545', earlier: '#cfe3f5',
 };
 const LABELS = {
   io: 'I/O wait', queue: 'queued behind other execution', 'queue-gc': 'queued behind GC',
   exec: 'own execution', 'exec-gc': 'GC in own execution',
-  earlier: 'earlier: summed while the request ran (in its breakdown, not drawn)',
+  earlier: 'earlier: summed while the request ran (its parts are in the breakdown)',
 };
 
 function legend(keys, labels) {

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Recorder } = require('./recorder');
-const { breakdown, fold, report } = require('./analyze');
+const { breakdown, fold, needsFrom, report } = require('./analyze');
 const { page } = require('./html');
 
 const SLOWEST = 10;        // critical paths kept for the HTML page
@@ -36,7 +36,9 @@ class Profiler {
 
   start() {
     this.rec.start();
-    this.timer = setInterval(() => this.digest(false), 1000);
+    // From an immediate: after the loop's own, which hand the observer the
+    // GC entries of the iteration.
+    this.timer = setInterval(() => setImmediate(() => this.digest(false)).unref(), 1000);
     this.timer.unref();
     return this;
   }
@@ -44,7 +46,7 @@ class Profiler {
   // Analyse the requests that finished long enough ago (all with `all`).
   digest(all) {
     const rec = this.rec;
-    if (all) rec.flushGc();
+    rec.flushGc();
     const now = performance.now();
     const fin = rec.finished;
     let n = 0;
@@ -66,15 +68,18 @@ class Profiler {
       if (keep) this.keepSlow(st, r, pieces);
     }
     // A request running for a while (or with many callbacks) is analysed
-    // as far as it is settled, long before the history it needs is dropped.
+    // as far as it is settled: what it keeps and the history it needs stay
+    // bounded.  The history goes back to what any request needs, and at
+    // least historyMs (a request's start can precede its parse).
     const foldBefore = now - this.historyMs / 6;
+    let oldest = now - this.historyMs;
     for (const st of rec.open) {
-      if ((st.acc ? st.acc.at : st.t0) < foldBefore || st.segs.length > FOLD_SEGS) {
+      if (needsFrom(st) < foldBefore || st.segs.length > FOLD_SEGS) {
         fold(st, now - SETTLE_MS, rec.idle, rec.gc, rec.stall);
       }
+      oldest = Math.min(oldest, needsFrom(st));
     }
-    const keep = now - this.historyMs;
-    const oldest = fin.length ? Math.min(fin[0].t0, keep) : keep;
+    for (const st of fin) oldest = Math.min(oldest, needsFrom(st));
     rec.prune(oldest);
   }
 

@@ -80,6 +80,7 @@ class Recorder {
     this.lastWake = this.lastAfter; // end of the loop's last wait in poll
     this.lastIdle = performance.nodeTiming.idleTime;
     this.kPending = Symbol('eventboost.profile.pending');  // a socket's responses
+    this.sockets = new Set();       // the connections that have them
     this.markPrev = 0;              // the two latest iteration marks
     this.markLast = 0;
     this.marking = false;           // a mark timer is armed
@@ -147,6 +148,7 @@ class Recorder {
     this.onSocketClose = function onSocketClose() {
       const pending = this[self.kPending];
       this[self.kPending] = undefined;
+      self.sockets.delete(this);
       if (!self.running || !pending) return;
       for (const res of pending) self.responseEnd(res, null, true);
     };
@@ -236,7 +238,7 @@ class Recorder {
     if (acc && this.markPrev <= acc[1]) t0 = acc[0] > this.lastWake ? acc[0] : this.lastWake;
     if (t0 > now) t0 = now;
     const st = {
-      t0, t1: 0, parsed: now, segs: [], aborted: false,
+      t0, t1: 0, parsed: now, segs: [], aborted: false, res: response,
       url: `${request.method} ${String(request.url).slice(0, 120)}`,
     };
     response[kState] = st;
@@ -249,6 +251,7 @@ class Recorder {
       if (!socket[this.kPending]) {
         socket[this.kPending] = new Set();
         socket.once('close', this.onSocketClose);
+        this.sockets.add(socket);
       }
       socket[this.kPending].add(response);
     }
@@ -266,6 +269,7 @@ class Recorder {
     const now = performance.now();
     if (socket && socket[this.kPending]) socket[this.kPending].delete(response);
     response[kState] = undefined;
+    st.res = undefined;
     this.open.delete(st);
     this.ended++;
     st.t1 = now;
@@ -277,11 +281,22 @@ class Recorder {
     this.finished.push(st);
   }
 
-  // Once stopped and reported: forget everything.  (A request still running
-  // stays referenced by its connection until that closes: without its
-  // callbacks, a few hundred bytes.)
+  // Once stopped and reported: forget everything, and unhook from the
+  // requests still running.  (What they created still holds each one's
+  // record through AsyncLocalStorage until it is gone: its URL and a few
+  // numbers.)
   release() {
-    for (const st of this.open) { st.segs = []; st.acc = undefined; }
+    for (const socket of this.sockets) {
+      socket.removeListener('close', this.onSocketClose);
+      socket[this.kPending] = undefined;
+    }
+    this.sockets = new Set();
+    for (const st of this.open) {
+      st.res[kState] = undefined;
+      st.res = undefined;
+      st.segs = [];
+      st.acc = undefined;
+    }
     this.open = new Set();
     this.finished = [];
     this.idle = new Intervals();

@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { Intervals } = require('../../lib/profile/recorder');
-const { breakdown, fold, report } = require('../../lib/profile/analyze');
+const { breakdown, fold, needsFrom, report } = require('../../lib/profile/analyze');
 
 function iv(list, kinds) {
   const x = new Intervals();
@@ -26,24 +26,44 @@ test('a wait is I/O until the loop last blocked in poll, then queue', () => {
 });
 
 // What the profiler sums of a running request as it goes (fold) changes
-// nothing in its breakdown: folded at any points, the parts are those of the
-// request analysed whole at its end.
+// nothing in its breakdown: folded at any points, with the loop's history
+// before what it still needs dropped each time, the parts are those of the
+// request analysed whole at its end.  Timelines: waits that polls end, one
+// that none does (queue, with GC and descheduled time in it), one a later
+// poll ends, and a callback running across a fold.
 test('a request folded while it runs breaks down as one analysed whole', () => {
-  const idle = iv([[10, 40], [50, 70], [104, 110]]);
-  const gc = iv([[75, 80], [92, 94]], ['major', 'minor']);
-  const stall = iv([[80, 100]], [0.25]);
-  const whole = breakdown({ t0: 0, t1: 120, segs: [0, 5, 90, 100, 112, 115] }, idle, gc, null, stall);
-  for (const points of [[3], [45], [60, 72], [20, 95, 101], [5, 40, 100, 111], [116]]) {
-    const st = { t0: 0, t1: 0, segs: [0, 5, 90, 100, 112, 115] };
-    for (const until of points) fold(st, until, idle, gc, stall);
-    st.t1 = 120;
-    const pieces = [];
-    const r = breakdown(st, idle, gc, pieces, stall);
-    for (const k of ['io', 'descheduled', 'queueGc', 'queueCpu', 'execGc', 'execCpu', 'latency']) {
-      close(r[k], whole[k]);
+  const cases = [
+    { t1: 120, segs: [0, 5, 90, 100, 112, 115], idle: [[10, 40], [50, 70], [104, 110]],
+      gc: [[75, 80], [92, 94]], stall: [[[80, 100]], [0.25]],
+      folds: [[3], [45], [60, 72], [20, 95, 101], [5, 40, 100, 111], [116], [72, 76, 85, 89, 96]] },
+    { t1: 100, segs: [0, 5, 60, 65], idle: [[70, 80]], gc: [[20, 30], [40, 45], [62, 63]],
+      stall: [[[10, 50]], [0.5]], folds: [[15], [15, 25, 35], [25, 44, 61], [55, 64, 75, 90], [6, 66]] },
+    { t1: 90, segs: [0, 5, 80, 85], idle: [[30, 50]], gc: [[10, 12], [60, 70]], stall: null,
+      folds: [[8, 20], [20, 40], [11, 35, 55, 65], [45, 82]] },
+  ];
+  for (const c of cases) {
+    const hist = () => ({
+      idle: iv(c.idle), gc: iv(c.gc, c.gc.map(() => 'major')), stall: c.stall && iv(...c.stall),
+    });
+    const h = hist();
+    const whole = breakdown({ t0: 0, t1: c.t1, segs: c.segs.slice() }, h.idle, h.gc, null, h.stall);
+    close(whole.io + whole.gc + whole.cpu, whole.latency);
+    for (const points of c.folds) {
+      const f = hist();
+      const st = { t0: 0, t1: 0, segs: c.segs.slice() };
+      for (const until of points) {
+        fold(st, until, f.idle, f.gc, f.stall);
+        const from = needsFrom(st);
+        for (const x of [f.idle, f.gc, f.stall]) if (x) x.prune(from);
+      }
+      st.t1 = c.t1;
+      const pieces = [];
+      const r = breakdown(st, f.idle, f.gc, pieces, f.stall);
+      for (const k of ['io', 'descheduled', 'queueGc', 'queueCpu', 'execGc', 'execCpu', 'latency']) {
+        assert.ok(Math.abs(r[k] - whole[k]) < 1e-9, `${JSON.stringify(c.segs)} folded at ${points}: ${k} ${r[k]}, whole ${whole[k]}`);
+      }
+      if (st.acc.at > 0) assert.deepStrictEqual(pieces[0], ['earlier', 0, st.acc.at]);
     }
-    assert.ok(st.segs.length < 6 || points[0] < 5, `folded at ${points}: ${st.segs}`);
-    if (st.acc.at > 0) assert.deepStrictEqual(pieces[0], ['earlier', 0, st.acc.at]);
   }
 });
 

@@ -382,28 +382,123 @@ test('a request that runs longer than the history kept is analysed whole', async
   assert.ok(s.latencyMs >= 2900 && s.latencyMs <= client.ms + 50, `${s.latencyMs} ms, client ${client.ms} ms`);
   assert.ok(s.breakdownMs.io >= 0.9 * s.latencyMs,
     `a stream that waits on its timer is I/O: ${JSON.stringify(s.breakdownMs)} of ${s.latencyMs} ms`);
+  const { io, gc, cpu } = s.breakdownMs;
+  assert.ok(Math.abs(io + gc + cpu - s.latencyMs) < 1, `${io} + ${gc} + ${cpu} is ${s.latencyMs}`);
+  assert.strictEqual(s.path[0].kind, 'earlier', 'its timeline starts with the part summed as it ran');
+});
+
+// A request waiting while the loop never blocks in poll (no poll ends its
+// wait) needs the loop's history from its wait's start: the GC it waited
+// behind is GC, however long ago (until 2026-12-07 the history older than
+// the history kept was dropped under it: its GC counted as other work).
+test('a wait no poll ends keeps the GC it waited behind', async () => {
+  const { PerformanceObserver } = require('node:perf_hooks');
+  const gcs = [];
+  const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push([e.startTime, e.startTime + e.duration]); });
+  obs.observe({ type: 'gc' });
+  let from = 0;
+  let to = 0;
+  let busy = true;
+  let keep = [];
+  // Other work (the test's, no request's): 2 ms callbacks back to back,
+  // allocating.
+  const churn = () => {
+    const end = performance.now() + 2;
+    while (performance.now() < end) keep.push(new Array(64).fill(keep.length));
+    if (keep.length > 20000) keep = [];
+    if (busy) setImmediate(churn);
+  };
+  let report;
+  try {
+    ({ report } = await inProcess({ historyMs: 600 }, (req, res) => {
+      from = performance.now();
+      setTimeout(() => { to = performance.now(); busy = false; res.end('done'); }, 2500);
+    }, async () => setImmediate(churn)));
+  } finally {
+    busy = false;
+    obs.disconnect();
+  }
+  let waited = 0;
+  for (const [s, e] of gcs) waited += Math.max(0, Math.min(e, to) - Math.max(s, from));
+  assert.ok(waited > 20, `the churn collected ${waited} ms of garbage while the request waited`);
+  const s = slowestOf(report, '/stream');
+  // (Less the share of the wait the thread was descheduled: I/O, apart.)
+  const expected = waited * (1 - s.descheduledMs / s.latencyMs);
+  assert.ok(s.breakdownMs.gc >= 0.75 * expected,
+    `GC given ${s.breakdownMs.gc} ms of the ${expected.toFixed(1)} ms waited behind: ${JSON.stringify(s.breakdownMs)}`);
 });
 
 // A running request keeps its callbacks only until they are analysed: a
 // stream's memory does not grow with its age (until 2026-12-07 two numbers
-// for each callback it ran, for as long as it ran).
+// for each callback it ran, for as long as it ran).  Read after each of the
+// profiler's passes: at most what ran since the one before.
 test("a running request's callbacks are folded into its breakdown as it runs", async () => {
   let ticks = 0;
-  let kept = 0;
   let state;
+  const kept = [];
   const { report } = await inProcess({ historyMs: 600 }, (req, res) => {
     state = res[Object.getOwnPropertySymbols(res).find((k) => k.description === 'eventboost.profile.request')];
     const t = setInterval(() => { ticks++; }, 1);
     setTimeout(() => { clearInterval(t); res.end('done'); }, 3000);
-  }, async () => {
-    await sleep(2800);
-    kept = state.segs.length / 2;
+  }, async (p) => {
+    const digest = p.digest.bind(p);
+    p.digest = (all) => {
+      digest(all);
+      if (state && !all) kept.push([state.segs.length / 2, ticks]);
+    };
   });
   assert.ok(ticks > 500, `${ticks} callbacks`);
-  assert.ok(kept > 0 && kept < ticks / 2, `${kept} segments kept for ${ticks} callbacks run`);
+  assert.ok(kept.length >= 2, `${kept.length} passes while it ran`);
+  for (const [segs, ran] of kept.slice(1)) {
+    assert.ok(segs < ran / 2, `${segs} segments kept after a pass, of ${ran} callbacks run: ${JSON.stringify(kept)}`);
+  }
   const s = slowestOf(report, '/stream');
   const { io, gc, cpu } = s.breakdownMs;
   assert.ok(Math.abs(io + gc + cpu - s.latencyMs) < 1, `${io} + ${gc} + ${cpu} is ${s.latencyMs}`);
+});
+
+// After the timed report (stop, then release) the profiler is gone, even
+// while a request it followed still runs on an open connection (until
+// 2026-12-07 that connection kept the recorder, its history and the
+// request's callbacks).
+test('a released profiler is let go while a request it followed still runs', async () => {
+  const v8 = require('node:v8');
+  const vm = require('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const { Profiler } = require('../../lib/profile');
+  let p = new Profiler({ out: path.join(tmp, 'released.json') }).start();
+  let pending;
+  // A kept-alive connection whose request is over, and one still running.
+  const server = http.createServer((req, res) => { if (req.url === '/done') res.end('ok'); else pending = res; });
+  const agent = new http.Agent({ keepAlive: true });
+  let refs;
+  let c;
+  try {
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const port = server.address().port;
+    assert.ok((await get(port, '/done', { agent })).ok);
+    c = get(port, '/forever');
+    while (!pending) await sleep(10);
+    await sleep(50);
+    const r = p.report();
+    assert.deepStrictEqual([r.requests, r.unfinishedRequests], [1, 1]);
+    p.stop();
+    p.release();
+    refs = [new WeakRef(p), new WeakRef(p.rec)];
+    p = undefined;
+    for (let i = 0; i < 5 && refs.some((r) => r.deref()); i++) {
+      await sleep(20);
+      gc();
+    }
+    assert.deepStrictEqual(refs.map((r) => r.deref() === undefined), [true, true],
+      'the profiler and its recorder are collected while the connection is open');
+  } finally {
+    if (pending) pending.end('late');
+    await c;
+    agent.destroy();
+    server.close();
+  }
 });
 
 // The 'finish' of a response comes a tick after its last write: after
