@@ -36,21 +36,28 @@ class Profiler {
 
   start() {
     this.rec.start();
-    // From an immediate: after the loop's own, which hand the observer the
-    // GC entries of the iteration.
-    this.timer = setInterval(() => setImmediate(() => this.digest(false)).unref(), 1000);
+    // From an immediate, which comes after the loop's own that hand the
+    // observer the GC entries of the iteration, up to this timer: a GC in
+    // an immediate ahead of the pass's is handed over an iteration later.
+    this.timer = setInterval(() => {
+      const at = performance.now();
+      setImmediate(() => this.digest(false, at)).unref();
+    }, 1000);
     this.timer.unref();
     return this;
   }
 
-  // Analyse the requests that finished long enough ago (all with `all`).
-  digest(all) {
+  // Analyse the requests that finished long enough ago (all with `all`: the
+  // report), and sum the running ones as far as the GC entries in hand
+  // (those of GCs before `seenAt`) settle them.
+  digest(all, seenAt = Infinity) {
     const rec = this.rec;
     rec.flushGc();
     const now = performance.now();
+    const until = Math.min(now - SETTLE_MS, seenAt);
     const fin = rec.finished;
     let n = 0;
-    while (n < fin.length && (all || fin[n].t1 < now - SETTLE_MS)) n++;
+    while (n < fin.length && (all || fin[n].t1 < until)) n++;
     const done = fin.splice(0, n);
     for (const st of done) {
       const minSlow = this.slowest.length < SLOWEST ? -1 : this.slowest[this.slowest.length - 1].ownMs;
@@ -66,6 +73,9 @@ class Profiler {
         if (j < MAX_ROWS) this.rows[j] = r;
       }
       if (keep) this.keepSlow(st, r, pieces);
+      // (What the request created may keep its record: not its callbacks.)
+      st.segs = [];
+      st.acc = undefined;
     }
     // A request running for a while (or with many callbacks) is analysed
     // as far as it is settled: what it keeps and the history it needs stay
@@ -74,8 +84,10 @@ class Profiler {
     const foldBefore = now - this.historyMs / 6;
     let oldest = now - this.historyMs;
     for (const st of rec.open) {
-      if (needsFrom(st) < foldBefore || st.segs.length > FOLD_SEGS) {
-        fold(st, now - SETTLE_MS, rec.idle, rec.gc, rec.stall);
+      // (Not the report's pass: it may run inside a request's callback,
+      // whose segment is not recorded yet.)
+      if (!all && (needsFrom(st) < foldBefore || st.segs.length > FOLD_SEGS)) {
+        fold(st, until, rec.idle, rec.gc, rec.stall);
       }
       oldest = Math.min(oldest, needsFrom(st));
     }

@@ -428,6 +428,62 @@ test('a wait no poll ends keeps the GC it waited behind', async () => {
     `GC given ${s.breakdownMs.gc} ms of the ${expected.toFixed(1)} ms waited behind: ${JSON.stringify(s.breakdownMs)}`);
 });
 
+// The profiler's pass runs from an immediate, its timer's iteration's GC
+// entries handed over by then; a GC in an immediate ahead of it is handed
+// over an iteration later, and the pass does not sum past the time its
+// timer fired (until 2026-12-07 it summed up to 250 ms ago: that GC, not yet
+// seen, counted as other execution).
+test('a pass sums a waiting request no further than the GC it has seen', async () => {
+  const { PerformanceObserver } = require('node:perf_hooks');
+  const v8 = require('node:v8');
+  const vm = require('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const gcs = [];
+  const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push([e.startTime, e.duration]); });
+  obs.observe({ type: 'gc' });
+  const { Profiler } = require('../../lib/profile');
+  const p = new Profiler({ out: path.join(tmp, 'late-gc.json'), historyMs: 600 });
+  p.rec.start();  // (its passes by hand)
+  let answer;
+  const server = http.createServer((req, res) => { answer = res; });
+  let forced;
+  try {
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const c = get(server.address().port, '/stream');
+    while (!answer) await sleep(10);
+    // As the pass's interval: in the timers phase, then its immediate,
+    // behind another's that collects and then runs 300 ms.
+    await new Promise((resolve) => setTimeout(() => {
+      const timerAt = performance.now();
+      setImmediate(() => {
+        forced = performance.now();
+        gc();
+        const end = performance.now() + 300;
+        while (performance.now() < end);
+      });
+      // (The response ends before the loop waits again: the GC stays in
+      // the queued part of the request's wait.)
+      setImmediate(() => { p.digest(false, timerAt); answer.end('done'); resolve(); });
+    }, 400));
+    assert.ok((await c).ok);
+    await sleep(100);  // (the GC entries reach the observers)
+  } finally {
+    for (const e of obs.takeRecords()) gcs.push([e.startTime, e.duration]);
+    p.rec.stop();
+    obs.disconnect();
+    server.close();
+  }
+  const r = p.report();
+  // The forced GC and those of the 300 ms after it, all waited behind.
+  const waited = gcs.filter(([t]) => t >= forced).reduce((m, [, d]) => m + d, 0);
+  assert.ok(gcs.some(([t, d]) => t >= forced && d > 1), `the forced GC was observed: ${JSON.stringify(gcs)}`);
+  const s = slowestOf(r, '/stream');
+  const expected = waited * (1 - s.descheduledMs / s.latencyMs);
+  assert.ok(s.breakdownMs.gc >= 0.8 * expected,
+    `the request waited behind ${expected.toFixed(2)} ms of GC: ${JSON.stringify(s.breakdownMs)}, descheduled ${s.descheduledMs} ms`);
+});
+
 // A running request keeps its callbacks only until they are analysed: a
 // stream's memory does not grow with its age (until 2026-12-07 two numbers
 // for each callback it ran, for as long as it ran).  Read after each of the
