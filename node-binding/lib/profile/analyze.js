@@ -163,8 +163,9 @@ function breakdown(st, idle, gc, out, stall) {
 }
 
 // Sum what is settled (by `until`) of a running request into st.acc and let
-// go of its callbacks: a stream's memory stays bounded, and it needs none
-// of the loop's history from before `until` any more.
+// go of its callbacks: a stream's memory stays bounded, and it needs the
+// loop's history only from needsFrom(st) on (`until`, or the start of a
+// callback that began by then and ended after).
 function fold(st, until, idle, gc, stall) {
   if (!st.acc) st.acc = fresh(st);
   const k = follow(st, st.acc, { until }, idle, gc, null, stall);
