@@ -201,9 +201,9 @@ test('report.js reprints the committed demo-check and quoted runs as printed, th
   const section = (text) => text.slice(text.indexOf('=== The demo service'), text.indexOf('\nFiles: '));
   const check = path.join(__dirname, '..', 'docs', 'evidence', '2026-12-05-emulation-held', 'demo-check');
   // The demo check's runs, the runs the README quoted until the overload's
-  // 10 pairs, and those it quotes now.
+  // 10 pairs and then until 2026-12-07, and those it quotes now.
   const runs = [path.join(check, '2-B'), path.join(check, '3-B'),
-    ...['c', 'o'].flatMap((set) => [1, 2, 3].map((i) => path.join(__dirname, 'runs', `2026-12-05-${set}-${i}`)))];
+    ...['2026-12-05-c', '2026-12-05-o', '2026-12-07-h'].flatMap((set) => [1, 2, 3].map((i) => path.join(__dirname, 'runs', `${set}-${i}`)))];
   for (const src of runs) {
     const run = path.basename(src);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-reprint-'));
