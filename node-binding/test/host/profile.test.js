@@ -498,8 +498,8 @@ test("a running request's callbacks are folded into its breakdown as it runs", a
     setTimeout(() => { clearInterval(t); res.end('done'); }, 3000);
   }, async (p) => {
     const digest = p.digest.bind(p);
-    p.digest = (all) => {
-      digest(all);
+    p.digest = (all, seenAt) => {
+      digest(all, seenAt);
       if (state && !all) kept.push([state.segs.length / 2, ticks]);
     };
   });
