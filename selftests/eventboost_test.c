@@ -3341,12 +3341,20 @@ TEST_F(emulated, time_the_cpu_was_held_is_not_charged)
 
 	/*
 	 * 500: the hold is not charged.  Against the same window without a
-	 * hold: the test's own reads of the driver's file are busy time.
+	 * hold: the test's own reads of the driver's file are busy time.  A
+	 * window the host held too (taken as held 10 ms or more beyond ours:
+	 * 121.8 ms for 80 on a 7.2-rt guest, its short holds charged; 81.5-82.1
+	 * otherwise, beside a make check) is the host's, not the driver's:
+	 * tried again, at most three times.
 	 */
-	base = owed_over_hold(_metadata, self->cpu, self->pol, "500", 0, &held);
-	owed = owed_over_hold(_metadata, self->cpu, self->pol, "500", hold_us, &held);
-	TH_LOG("emulate_held_us=500: held %ld ms: owed %.1f ms (%.1f ms without the hold), taken as held %.1f ms",
-	       hold_us / 1000, owed / 1e6, base / 1e6, held / 1e6);
+	for (int i = 0; i < 3; i++) {
+		base = owed_over_hold(_metadata, self->cpu, self->pol, "500", 0, &held);
+		owed = owed_over_hold(_metadata, self->cpu, self->pol, "500", hold_us, &held);
+		TH_LOG("emulate_held_us=500: held %ld ms: owed %.1f ms (%.1f ms without the hold), taken as held %.1f ms",
+		       hold_us / 1000, owed / 1e6, base / 1e6, held / 1e6);
+		if (held < (hold_us + 10000) * 1000LL)
+			break;
+	}
 	/* Held once its timer was due: up to a period less than the hold. */
 	EXPECT_GE(held, (hold_us - period_us) * 1000LL);
 	EXPECT_LT(owed, base + owes / 4);
