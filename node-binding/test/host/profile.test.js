@@ -346,6 +346,13 @@ test('a request still running at the report is counted unfinished', async () => 
   assert.match(out.html, /1 still running at the report/);
 });
 
+// V8's gc() in this process (the flag set at run time; a fresh context
+// picks it up).
+function exposeGc() {
+  require('node:v8').setFlagsFromString('--expose-gc');
+  return require('node:vm').runInNewContext('gc');
+}
+
 // The profiler in this process, on a server of its own: `handler`, one
 // request to it, then the report (and what `during` saw meanwhile).
 async function inProcess(options, handler, during = async () => {}) {
@@ -435,10 +442,7 @@ test('a wait no poll ends keeps the GC it waited behind', async () => {
 // seen, counted as other execution).
 test('a pass sums a waiting request no further than the GC it has seen', async () => {
   const { PerformanceObserver } = require('node:perf_hooks');
-  const v8 = require('node:v8');
-  const vm = require('node:vm');
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc');
+  const gc = exposeGc();
   const gcs = [];
   const obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) gcs.push([e.startTime, e.duration]); });
   obs.observe({ type: 'gc' });
@@ -518,10 +522,7 @@ test("a running request's callbacks are folded into its breakdown as it runs", a
 // 2026-12-07 that connection kept the recorder, its history and the
 // request's callbacks).
 test('a released profiler is let go while a request it followed still runs', async () => {
-  const v8 = require('node:v8');
-  const vm = require('node:vm');
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc');
+  const gc = exposeGc();
   const { Profiler } = require('../../lib/profile');
   let p = new Profiler({ out: path.join(tmp, 'released.json') }).start();
   let pending;
