@@ -258,7 +258,11 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 	return 0;
 }
 
-/* The budget of the policy of @cpus is spent: end every vote there. */
+/*
+ * The budget of the policy of @cpus is spent: end every vote there while it
+ * is.  Asked again per vote: the sweep can be preempted for any time, and a
+ * budget raised or rolled over meanwhile lets hints count new votes.
+ */
 void eb_clients_end_votes(const struct cpumask *cpus)
 {
 	struct eb_client *c;
@@ -269,8 +273,9 @@ void eb_clients_end_votes(const struct cpumask *cpus)
 	mutex_lock(&eb_clients_lock);
 	list_for_each_entry(c, &eb_clients, node) {
 		raw_spin_lock_irqsave(&c->lock, flags);
-		if (c->votes && cpumask_test_cpu(c->vote_cpu, cpus)) {
-			now = ktime_get_ns();
+		now = ktime_get_ns();
+		if (c->votes && cpumask_test_cpu(c->vote_cpu, cpus) &&
+		    eb_cpu_budget_spent(c->vote_cpu, now)) {
 			trace_eventboost_vote_end(c->vote_cpu,
 						  task_pid_nr(c->task),
 						  EB_END_BUDGET, c->votes,

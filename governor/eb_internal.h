@@ -41,7 +41,8 @@
  * eb_clients_lock (eb_client.c) guards the clients and the shares; the
  * budget sweep, eb_clients_end_votes(), takes each client's lock under it.
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
- * allows it (eb_cpu_may_boost(), eb_votes.c), and the lock of its
+ * allows it (eb_cpu_may_boost(), eb_votes.c) and when the sweep asks
+ * whether it is still spent (eb_cpu_budget_spent()), and the lock of its
  * process's share of that budget (eb_client_account(), eb_share.c), which
  * nests nothing.  The raw locks are taken from hard-irq context (hrtimers,
  * IPIs).  eb_policy.work_lock serializes the slow path's ->target()
@@ -253,6 +254,7 @@ void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget);
 
 /* Vote bookkeeping per CPU, in eb_votes.c: what the clients call. */
 int eb_cpu_may_boost(int cpu, u64 now);
+bool eb_cpu_budget_spent(int cpu, u64 now);
 void eb_cpu_vote_add(int cpu);
 void eb_cpu_vote_del(int cpu);
 void eb_cpu_update(int cpu, int reason, u64 hint_ns, bool sync);

@@ -100,6 +100,30 @@ int eb_cpu_may_boost(int cpu, u64 now)
 	return ret;
 }
 
+/*
+ * Whether @cpu's policy has spent its budget for this window, as of @now.
+ * The budget sweep asks again for each vote, under the client's lock that
+ * a hint holds while eb_cpu_may_boost() lets its vote count: so it ends no
+ * vote that the budget, raised or in a new window, has room for.
+ */
+bool eb_cpu_budget_spent(int cpu, u64 now)
+{
+	struct eb_policy *ebp;
+	unsigned long flags;
+	bool spent = false;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).gov);
+	if (ebp && READ_ONCE(ebp->budget_spent)) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		eb_account(ebp, now);
+		spent = ebp->budget_spent;
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	}
+	rcu_read_unlock();
+	return spent;
+}
+
 void eb_cpu_count_end(int cpu, bool watchdog)
 {
 	struct eb_policy *ebp;

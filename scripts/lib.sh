@@ -54,7 +54,7 @@ eb_build_modules() {
 	step "build eventboost.ko and the test cpufreq driver for $1"
 	scripts/kbuild.sh "$1" "${2:-}eventboost" Kbuild governor uapi >/dev/null &&
 	scripts/kbuild.sh "$1" "${2:-}ebtest" selftests/driver/Kbuild \
-		selftests/driver/ebtest_cpufreq.c governor/eb_compat.h >/dev/null
+		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c governor/eb_compat.h >/dev/null
 }
 
 eb_build_node() {

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -40,6 +42,8 @@ static long read_long(const char *path)
 }
 
 #define DRV_PARAM "/sys/module/ebtest_cpufreq/parameters/"
+/* ebtest_pause.ko: holds the budget sweep (a_sweep_spares_a_vote_...) */
+#define PAUSE_PARAM "/sys/module/ebtest_pause/parameters/"
 
 static int policy_of(int cpu)
 {
@@ -352,6 +356,9 @@ FIXTURE_SETUP(eb)
 	/* A test that failed half-way may have left the driver slow, or failing. */
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
+	/* ... or the budget sweep held. */
+	if (!access(PAUSE_PARAM "hold_sweep", W_OK))
+		ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_sweep", "0"));
 	all_governors(_metadata, self, "performance");
 	all_governors(_metadata, self, "eventboost");
 	for (int i = 0; i < self->npol; i++) {
@@ -1018,6 +1025,112 @@ TEST_F(eb, raising_the_budget_releases_a_spent_one)
 	EXPECT_EQ(0, boost_in_child(self->last_cpu, pol, 100000));
 	close(fd);
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
+}
+
+/*
+ * The budget sweep ends the votes of a budget still spent, not a vote
+ * granted because the budget came back (raised, or a new window) while it
+ * ran: that vote boosts, under a budget with room for it.  ebtest_pause
+ * holds the sweep between its finding the budget spent and its ending the
+ * votes, where a kworker can be preempted for any time.
+ */
+TEST_F(eb, a_sweep_spares_a_vote_the_budget_came_back_for)
+{
+	struct bind_target t = { .cpu = self->last_cpu };
+	struct eb_bind b = { 0 };
+	long held0, swept0, late0;
+	pid_t pids[8] = { 0 };
+	int *votes_ended;
+	int fd, n, status;
+	pthread_t th;
+
+	ASSERT_EQ(0, access(PAUSE_PARAM "hold_sweep", W_OK))
+		TH_LOG("load ebtest_pause.ko after eventboost.ko (selftests/run_guest.sh does)");
+	votes_ended = mmap(NULL, sizeof(pids), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, votes_ended);
+	/* The window rolls at the first write (budget_ends_and_refuses_boosts). */
+	msleep(1100);
+	ASSERT_EQ(0, set_tunable(self->pol_last, "max_boost_us", "10000000"));
+	for (int j = 0; j < self->npol; j++)
+		ASSERT_EQ(0, set_tunable(self->pols[j], "budget_pct", "1"));
+	/*
+	 * This thread stays off the CPU the sweep runs on (the budget timer's,
+	 * the votes' CPU): it acts while the sweep is held there.  Its client
+	 * votes for that CPU through a thread bound there, and is opened before
+	 * the children's, so the sweep comes to it last.
+	 */
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, pthread_create(&th, NULL, bind_target, &t));
+	while (!__atomic_load_n(&t.tid, __ATOMIC_ACQUIRE))
+		msleep(1);
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	b.tid = t.tid;
+	ASSERT_EQ(0, ioctl(fd, EB_IOC_BIND, &b));
+	held0 = read_long(PAUSE_PARAM "held");
+	late0 = read_long(PAUSE_PARAM "held_too_long");
+	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_sweep", "1"));
+	/*
+	 * Processes boost in turn until the budget is spent with a vote held
+	 * (raising_the_budget_releases_a_spent_one): its sweep is held.  Each
+	 * says through shared memory when its vote ended and sleeps until
+	 * killed: nothing on the held CPU holds a lock this thread needs (on
+	 * PREEMPT_RT a process exiting there would hold tasklist_lock).
+	 */
+	for (n = 0; n < 8 && read_long(PAUSE_PARAM "held") == held0; n++) {
+		pids[n] = fork();
+		ASSERT_GE(pids[n], 0);
+		if (!pids[n]) {
+			int cfd;
+
+			/* Not left behind by a failed assertion. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			pin(self->last_cpu);
+			cfd = eb_open();
+			if (cfd < 0 || eb_boost_for(cfd, 5000000) < 0)
+				_exit(1);
+			for (int i = 0; i < 400 && client_info(cfd).votes; i++)
+				msleep(5);
+			__atomic_store_n(&votes_ended[n], 1, __ATOMIC_RELEASE);
+			for (;;)
+				pause();
+		}
+		for (int i = 0; i < 3000; i++) {
+			if (read_long(PAUSE_PARAM "held") != held0 ||
+			    __atomic_load_n(&votes_ended[n], __ATOMIC_ACQUIRE))
+				break;
+			msleep(1);
+		}
+	}
+	ASSERT_NE(held0, read_long(PAUSE_PARAM "held"))
+		TH_LOG("no sweep in %d processes", n);
+	ASSERT_NE(0, read_long(PAUSE_PARAM "held_on_cpu"))
+		TH_LOG("the sweep held this test's CPU, 0");
+	/* While it is held: the budget raised, and a vote granted under it. */
+	for (int j = 0; j < self->npol; j++)
+		ASSERT_EQ(0, set_tunable(self->pols[j], "budget_pct", "50"));
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(EB_VOTE_GC, client_info(fd).votes);
+	swept0 = read_long(PAUSE_PARAM "swept");
+	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_sweep", "0"));
+	for (int i = 0; i < 5000 && read_long(PAUSE_PARAM "swept") == swept0; i++)
+		msleep(1);
+	ASSERT_NE(swept0, read_long(PAUSE_PARAM "swept"));
+	ASSERT_EQ(late0, read_long(PAUSE_PARAM "held_too_long"))
+		TH_LOG("the sweep was let go late: the test's steps took 5 s");
+	EXPECT_EQ(EB_VOTE_GC, client_info(fd).votes)
+		TH_LOG("the sweep ended a vote granted after the budget came back");
+	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	close(fd);
+	for (int i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], &status, 0);
+	}
+	__atomic_store_n(&t.done, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	munmap(votes_ended, sizeof(pids));
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
 }
 
 /*

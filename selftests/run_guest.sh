@@ -55,6 +55,12 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \
 		rc=1
 		continue
 	fi
+	# Holds the budget sweep for the suite's test of a race in it: a kprobe
+	# on eventboost.ko, so loaded after it (ebctl_test.sh reloads it).
+	if ! insmod "$B/ebtest/ebtest_pause.ko"; then
+		echo "not ok - $name: ebtest_pause did not load"
+		rc=1
+	fi
 	# The emulated-DVFS fixture needs the driver's emulate=1, and only it
 	# (EB_EMULATED_ARGS: harness options before it, which win: check-debug's -T).
 	fixture="-F emulated"
@@ -92,6 +98,7 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \
 		sh "$TOP/selftests/ebctl_cluster_test.sh" "$TOP/build/userlib/ebctl" || rc=1
 		took
 	fi
+	rmmod ebtest_pause || { echo "not ok - $name: ebtest_pause unload"; rc=1; }
 	rmmod ebtest_cpufreq || { echo "not ok - $name: driver unload"; rc=1; }
 done
 if rmmod eventboost; then
