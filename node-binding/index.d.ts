@@ -160,7 +160,8 @@ export interface Stats {
 /**
  * Start for the calling thread's event loop; throws only on invalid options: a TypeError
  * (code ERR_INVALID_ARG_TYPE, or ERR_INVALID_ARG_VALUE for an unknown option) or a RangeError
- * (ERR_OUT_OF_RANGE, or ERR_INVALID_ARG_VALUE for an unknown GC kind).
+ * (ERR_OUT_OF_RANGE, or ERR_INVALID_ARG_VALUE for an unknown GC kind).  Again: replaces the
+ * running configuration, unless its device cannot be opened (the running one runs on).
  */
 export function start(options?: StartOptions): StartResult;
 /** Undo everything; safe to call when not started. */

@@ -82,9 +82,13 @@ let calls = 0;
 const ERRNO = Object.fromEntries(Object.entries(require('node:os').constants.errno)
   .map(([name, n]) => [n, name]));
 
+function result(reason, errno) {
+  return { active: false, reason, errno, code: errno ? ERRNO[-errno] ?? null : null };
+}
+
 function inactive(reason, errno = 0) {
   state = { active: false, reason, options: null };
-  return { active: false, reason, errno, code: errno ? ERRNO[-errno] ?? null : null };
+  return result(reason, errno);
 }
 
 // For the package's guest tests only, each an integer of µs up to 1 s
@@ -124,8 +128,9 @@ function testDelayUs(name) {
  * false, reason, errno, code}: reason says what to do, errno is the
  * negative errno met (0 when none, e.g. no addon) and code its name
  * ('ENOENT'); throws only on invalid options.  Calling it again replaces
- * the running configuration.  With gc and queue both off the client is
- * open for boostFor() alone.
+ * the running configuration, unless its device cannot be opened: then the
+ * running one runs on.  With gc and queue both off the client is open for
+ * boostFor() alone.
  */
 function start(options) {
   const o = normalize(options);
@@ -135,10 +140,11 @@ function start(options) {
   if (!native) {
     return inactive(loadError);
   }
-  native.stop();
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
   const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
     o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
+  // Not opened: what ran runs on (native.start() stopped nothing).
+  if (!r.active && !r.stopped && state.active) return result(r.reason, r.errno);
   if (!r.active) return inactive(r.reason, r.errno);
   state = { active: true, reason: null, options: o };
   return { active: true, reason: null, errno: 0, code: null };

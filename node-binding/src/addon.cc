@@ -57,9 +57,11 @@ struct Instance {
 
 Instance* Get(const Napi::Env& env) { return env.GetInstanceData<Instance>(); }
 
-Napi::Object Result(Napi::Env env, bool active, int err) {
+// @stopped: the configuration that ran before this start() was stopped.
+Napi::Object Result(Napi::Env env, bool active, int err, bool stopped) {
   Napi::Object r = Napi::Object::New(env);
   r.Set("active", active);
+  r.Set("stopped", stopped);
   r.Set("errno", err);
   r.Set("reason", err ? Napi::Value(Napi::String::New(env, eb_strerror(err)))
                       : env.Null());
@@ -79,8 +81,6 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
         .ThrowAsJavaScriptException();
     return env.Undefined();
   }
-  in->Stop();
-
   std::string device;
   if (info[0].IsString()) device = info[0].As<Napi::String>().Utf8Value();
   unsigned gc_types = info[1].As<Napi::Number>().Uint32Value();
@@ -93,9 +93,14 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
   unsigned test_vote_delay_us = info[8].As<Napi::Number>().Uint32Value();
   unsigned test_sleep_delay_us = info[9].As<Napi::Number>().Uint32Value();
 
-  // Binds the client to this thread: the loop's thread.
-  int err = eb_open(&in->client, device.empty() ? nullptr : device.c_str());
-  if (err) return Result(env, false, err);
+  // Binds the client to this thread: the loop's thread.  Opened before the
+  // running configuration stops: a device that cannot be opened (a typo,
+  // no module, no permission) changes nothing.
+  eb_client* client = nullptr;
+  int err = eb_open(&client, device.empty() ? nullptr : device.c_str());
+  if (err) return Result(env, false, err, false);
+  in->Stop();
+  in->client = client;
   in->tid = static_cast<pid_t>(syscall(SYS_gettid));
 
   if (queue) {
@@ -108,11 +113,11 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
                             test_vote_delay_us, test_sleep_delay_us);
     if (err) {
       in->Stop();
-      return Result(env, false, err);
+      return Result(env, false, err, true);
     }
   }
   if (gc_types) in->gc.Start(v8::Isolate::GetCurrent(), in->client, gc_types);
-  return Result(env, true, 0);
+  return Result(env, true, 0, true);
 }
 
 Napi::Value Stop(const Napi::CallbackInfo& info) {

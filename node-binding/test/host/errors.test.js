@@ -4,6 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const eventboost = require('../..');
+const { runFake } = require('./fake.js');
 
 test('invalid options throw with Node error codes', () => {
   for (const [opts, cls, code] of [
@@ -50,4 +51,28 @@ test('stats().thread is null while no client is open', () => {
   eventboost.start({ device: '/nonexistent' });
   eventboost.stop();
   assert.strictEqual(eventboost.stats().thread, null);
+});
+
+// Bad input changes nothing: a start() whose device cannot be opened (a
+// typo, the module not loaded, no permission) leaves the configuration
+// that runs running, its client open and its monitor watching.
+test('a start() that cannot open its device leaves the running configuration as it was', () => {
+  const r = runFake(`
+const eb = require(process.env.EB_PKG);
+const a = eb.start({ gc: ['mark-compact'], device: process.env.EB_FAKE_DEVICE, sampleUs: 500 });
+const b = eb.start({ gc: false, queue: false, device: '/nonexistent/eventboost' });
+const s = eb.stats();
+const out = { a: a.active, b: { active: b.active, code: b.code }, active: s.active,
+  thread: s.thread !== null, gc: s.gc.kinds, queue: s.queue.sampleUs, boostFor: eb.boostFor(1000) };
+const i0 = s.queue.iterations;
+setTimeout(() => setTimeout(() => {
+  out.watching = eb.stats().queue.iterations > i0;
+  console.log(JSON.stringify(out));
+  eb.stop();
+}, 5), 5);
+`);
+  assert.deepStrictEqual(r, {
+    a: true, b: { active: false, code: 'ENOENT' }, active: true, thread: true,
+    gc: ['mark-compact'], queue: 500, boostFor: true, watching: true,
+  });
 });
