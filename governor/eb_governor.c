@@ -200,7 +200,8 @@ static struct cpufreq_governor eb_gov;
  * The policy's budget is spent: end every vote on it.  The governor wires
  * the two together, so that the policy logic, which the clients call, does
  * not call the clients.  Not if it is spent no longer (budget_pct raised
- * since, or the window rolled): the votes now are new ones.
+ * since, or the window rolled): that only saves a pass over the clients;
+ * eb_clients_end_votes() asks again per vote, since it can be preempted.
  */
 static void eb_gov_budget_spent(struct work_struct *work)
 {

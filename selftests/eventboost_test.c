@@ -357,8 +357,11 @@ FIXTURE_SETUP(eb)
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
 	/* ... or the budget sweep held. */
-	if (!access(PAUSE_PARAM "hold_sweep", W_OK))
+	if (!access(PAUSE_PARAM "hold_sweep", W_OK)) {
 		ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_sweep", "0"));
+		ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "release", "1"));
+		ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "spare_cpu", "-1"));
+	}
 	all_governors(_metadata, self, "performance");
 	all_governors(_metadata, self, "eventboost");
 	for (int i = 0; i < self->npol; i++) {
@@ -385,6 +388,11 @@ FIXTURE_SETUP(eb)
 
 FIXTURE_TEARDOWN(eb)
 {
+	/* A test that failed while a sweep was held (a_sweep_spares_...). */
+	if (!access(PAUSE_PARAM "hold_sweep", W_OK)) {
+		eb_write_str(PAUSE_PARAM "hold_sweep", "0");
+		eb_write_str(PAUSE_PARAM "release", "1");
+	}
 	pin(0);
 }
 
@@ -1034,20 +1042,32 @@ TEST_F(eb, raising_the_budget_releases_a_spent_one)
  * holds the sweep between its finding the budget spent and its ending the
  * votes, where a kworker can be preempted for any time.
  */
-TEST_F(eb, a_sweep_spares_a_vote_the_budget_came_back_for)
+#define SWEEP_CHILDREN	8
+
+static long pause_param(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), PAUSE_PARAM "%s", name);
+	return read_long(path);
+}
+
+TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
 {
 	struct bind_target t = { .cpu = self->last_cpu };
+	int budget_fd[MAX_POLICIES], release_fd, fd, n, status;
+	long held0, swept0, late0, spared0;
+	pid_t pids[SWEEP_CHILDREN] = { 0 };
 	struct eb_bind b = { 0 };
-	long held0, swept0, late0;
-	pid_t pids[8] = { 0 };
 	int *votes_ended;
-	int fd, n, status;
 	pthread_t th;
 
 	ASSERT_EQ(0, access(PAUSE_PARAM "hold_sweep", W_OK))
 		TH_LOG("load ebtest_pause.ko after eventboost.ko (selftests/run_guest.sh does)");
-	votes_ended = mmap(NULL, sizeof(pids), PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_EQ(0, pause_param("probe_gone"))
+		TH_LOG("eventboost.ko was reloaded after ebtest_pause.ko: reload ebtest_pause.ko");
+	votes_ended = mmap(NULL, SWEEP_CHILDREN * sizeof(*votes_ended),
+			   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, votes_ended);
 	/* The window rolls at the first write (budget_ends_and_refuses_boosts). */
 	msleep(1100);
@@ -1055,12 +1075,21 @@ TEST_F(eb, a_sweep_spares_a_vote_the_budget_came_back_for)
 	for (int j = 0; j < self->npol; j++)
 		ASSERT_EQ(0, set_tunable(self->pols[j], "budget_pct", "1"));
 	/*
-	 * This thread stays off the CPU the sweep runs on (the budget timer's,
-	 * the votes' CPU): it acts while the sweep is held there.  Its client
-	 * votes for that CPU through a thread bound there, and is opened before
-	 * the children's, so the sweep comes to it last.
+	 * This thread stays off the CPU the sweep is held on (the budget
+	 * timer's, as a rule the votes' CPU; a sweep on this one is not held):
+	 * it acts while the sweep is held, with files opened before, through
+	 * a client that votes for that CPU by a thread bound there.
 	 */
 	ASSERT_EQ(0, pin(0));
+	for (int j = 0; j < self->npol; j++) {
+		char path[160];
+
+		tunable_path(path, sizeof(path), self->pols[j], "budget_pct");
+		budget_fd[j] = open(path, O_WRONLY | O_CLOEXEC);
+		ASSERT_GE(budget_fd[j], 0);
+	}
+	release_fd = open(PAUSE_PARAM "release", O_WRONLY | O_CLOEXEC);
+	ASSERT_GE(release_fd, 0);
 	ASSERT_EQ(0, pthread_create(&th, NULL, bind_target, &t));
 	while (!__atomic_load_n(&t.tid, __ATOMIC_ACQUIRE))
 		msleep(1);
@@ -1068,17 +1097,25 @@ TEST_F(eb, a_sweep_spares_a_vote_the_budget_came_back_for)
 	ASSERT_GE(fd, 0);
 	b.tid = t.tid;
 	ASSERT_EQ(0, ioctl(fd, EB_IOC_BIND, &b));
-	held0 = read_long(PAUSE_PARAM "held");
-	late0 = read_long(PAUSE_PARAM "held_too_long");
+	held0 = pause_param("held");
+	late0 = pause_param("held_too_long");
+	spared0 = pause_param("spared");
+	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "spare_cpu", "0"));
 	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_sweep", "1"));
 	/*
 	 * Processes boost in turn until the budget is spent with a vote held
 	 * (raising_the_budget_releases_a_spent_one): its sweep is held.  Each
-	 * says through shared memory when its vote ended and sleeps until
-	 * killed: nothing on the held CPU holds a lock this thread needs (on
-	 * PREEMPT_RT a process exiting there would hold tasklist_lock).
+	 * says through shared memory when its vote ended (or was refused) and
+	 * sleeps until killed: nothing on the held CPU holds a lock this
+	 * thread needs (on PREEMPT_RT a process exiting there would hold
+	 * tasklist_lock).  A sweep on this CPU, not held, spent the window:
+	 * the next process waits for the next one.
 	 */
-	for (n = 0; n < 8 && read_long(PAUSE_PARAM "held") == held0; n++) {
+	for (n = 0; n < SWEEP_CHILDREN && pause_param("held") == held0; n++) {
+		if (pause_param("spared") != spared0) {
+			spared0 = pause_param("spared");
+			msleep(1100);
+		}
 		pids[n] = fork();
 		ASSERT_GE(pids[n], 0);
 		if (!pids[n]) {
@@ -1086,38 +1123,39 @@ TEST_F(eb, a_sweep_spares_a_vote_the_budget_came_back_for)
 
 			/* Not left behind by a failed assertion. */
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			pin(self->last_cpu);
-			cfd = eb_open();
-			if (cfd < 0 || eb_boost_for(cfd, 5000000) < 0)
+			if (getppid() == 1 || pin(self->last_cpu))
 				_exit(1);
-			for (int i = 0; i < 400 && client_info(cfd).votes; i++)
-				msleep(5);
+			cfd = eb_open();
+			if (cfd < 0)
+				_exit(1);
+			if (!eb_boost_for(cfd, 5000000))
+				for (int i = 0; i < 400 && client_info(cfd).votes; i++)
+					msleep(5);
 			__atomic_store_n(&votes_ended[n], 1, __ATOMIC_RELEASE);
 			for (;;)
 				pause();
 		}
 		for (int i = 0; i < 3000; i++) {
-			if (read_long(PAUSE_PARAM "held") != held0 ||
+			if (pause_param("held") != held0 ||
 			    __atomic_load_n(&votes_ended[n], __ATOMIC_ACQUIRE))
 				break;
 			msleep(1);
 		}
 	}
-	ASSERT_NE(held0, read_long(PAUSE_PARAM "held"))
-		TH_LOG("no sweep in %d processes", n);
-	ASSERT_NE(0, read_long(PAUSE_PARAM "held_on_cpu"))
-		TH_LOG("the sweep held this test's CPU, 0");
+	ASSERT_NE(held0, pause_param("held"))
+		TH_LOG("no sweep held in %d processes", n);
+	ASSERT_NE(0, pause_param("held_on_cpu"));
 	/* While it is held: the budget raised, and a vote granted under it. */
 	for (int j = 0; j < self->npol; j++)
-		ASSERT_EQ(0, set_tunable(self->pols[j], "budget_pct", "50"));
+		ASSERT_EQ(3, write(budget_fd[j], "50\n", 3));
 	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
 	EXPECT_EQ(EB_VOTE_GC, client_info(fd).votes);
-	swept0 = read_long(PAUSE_PARAM "swept");
-	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_sweep", "0"));
-	for (int i = 0; i < 5000 && read_long(PAUSE_PARAM "swept") == swept0; i++)
+	swept0 = pause_param("swept");
+	ASSERT_EQ(2, write(release_fd, "1\n", 2));
+	for (int i = 0; i < 5000 && pause_param("swept") == swept0; i++)
 		msleep(1);
-	ASSERT_NE(swept0, read_long(PAUSE_PARAM "swept"));
-	ASSERT_EQ(late0, read_long(PAUSE_PARAM "held_too_long"))
+	ASSERT_NE(swept0, pause_param("swept"));
+	ASSERT_EQ(late0, pause_param("held_too_long"))
 		TH_LOG("the sweep was let go late: the test's steps took 5 s");
 	EXPECT_EQ(EB_VOTE_GC, client_info(fd).votes)
 		TH_LOG("the sweep ended a vote granted after the budget came back");
@@ -1129,7 +1167,10 @@ TEST_F(eb, a_sweep_spares_a_vote_the_budget_came_back_for)
 	}
 	__atomic_store_n(&t.done, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
-	munmap(votes_ended, sizeof(pids));
+	for (int j = 0; j < self->npol; j++)
+		close(budget_fd[j]);
+	close(release_fd);
+	munmap(votes_ended, SWEEP_CHILDREN * sizeof(*votes_ended));
 	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
 }
 
