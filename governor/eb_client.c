@@ -95,6 +95,19 @@ int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 {
 	int from = -1;
 
+	/*
+	 * Votes that move (their thread migrated, or was rebound) onto a
+	 * policy whose budget is spent end, as that policy's sweep ended the
+	 * votes it found there: a new vote there would be refused.
+	 */
+	if (votes && c->votes && cpu >= 0 && cpu != c->vote_cpu &&
+	    eb_cpu_budget_spent(cpu, now)) {
+		trace_eventboost_vote_end(cpu, task_pid_nr(c->task),
+					  EB_END_BUDGET, c->votes,
+					  div_u64(now - c->vote_start_ns,
+						  NSEC_PER_USEC));
+		votes = 0;
+	}
 	/* The kinds about to be held: their fair part arms the timer. */
 	eb_client_account(c, now, votes);
 	if (c->votes && (!votes || cpu != c->vote_cpu)) {
@@ -227,7 +240,9 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 	}
 	c->share_ns = share;
 	votes = (c->votes | set) & ~clear;
-	if (set & ~c->votes || (set & EB_VOTE_TIMED)) {
+	/* Votes that would move to another CPU are asked for there anew. */
+	if (set & ~c->votes || (set & EB_VOTE_TIMED) ||
+	    (set && c->votes && cpu != c->vote_cpu)) {
 		eb_client_account(c, now, set);
 		ret = c->used_ns >= share || (set & c->over) ? -EBUSY : 0;
 		if (!ret)

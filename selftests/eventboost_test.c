@@ -1036,6 +1036,104 @@ TEST_F(eb, raising_the_budget_releases_a_spent_one)
 }
 
 /*
+ * Spend the budget of the last CPU's policy (10%: 100 ms a window, so a
+ * process's share, 50 ms, outlasts a test's few steps) in one window, as
+ * budget_ends_and_refuses_boosts does; every other policy's is lifted.
+ * 1 when it is spent, else 0.
+ */
+static int spend_last_budget(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(eb) *self, int fd)
+{
+	struct eb_policy_stats st;
+	int spent = 0;
+
+	msleep(1100);
+	for (int j = 0; j < self->npol; j++)
+		if (set_tunable(self->pols[j], "budget_pct",
+				self->pols[j] == self->pol_last ? "10" : "100"))
+			return 0;
+	for (int n = 0; n < 8 && !spent; n++) {
+		int ret = boost_in_child(self->last_cpu, -1, 5000000);
+
+		if (ret && ret != -EBUSY)
+			return 0;
+		if (eb_policy_stats(fd, self->last_cpu, &st))
+			return 0;
+		spent = !!(st.flags & EB_POLICY_BUDGET_SPENT);
+	}
+	return spent;
+}
+
+static int budget_spent(int fd, int cpu)
+{
+	struct eb_policy_stats st;
+
+	return !eb_policy_stats(fd, cpu, &st) &&
+	       (st.flags & EB_POLICY_BUDGET_SPENT);
+}
+
+/*
+ * A vote that moves onto a policy whose budget is spent ends there, as that
+ * policy's sweep ended the votes it found: its thread rebound (EB_IOC_BIND)
+ * or migrated there.  A hint that would move it there is refused, as a new
+ * vote there is (EBUSY).
+ */
+TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
+{
+	struct bind_target t = { .cpu = self->last_cpu };
+	struct eb_bind b = { 0 };
+	int fd, tries, moved = 0;
+	pthread_t th;
+
+	if (self->shared)
+		SKIP(return, "one policy: a vote has no other policy to move to");
+	ASSERT_EQ(0, pin(0));
+	ASSERT_EQ(0, pthread_create(&th, NULL, bind_target, &t));
+	while (!__atomic_load_n(&t.tid, __ATOMIC_ACQUIRE))
+		msleep(1);
+	/* The window may roll between the spend and the move: then again. */
+	for (tries = 0; tries < 3 && !moved; tries++) {
+		fd = eb_open();
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ(1, spend_last_budget(_metadata, self, fd));
+		/* Bound to a thread there. */
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		ASSERT_EQ(0, client_info(fd).vote_cpu);
+		b.tid = t.tid;
+		ASSERT_EQ(0, ioctl(fd, EB_IOC_BIND, &b));
+		if (!budget_spent(fd, self->last_cpu)) {
+			close(fd);
+			continue;
+		}
+		EXPECT_EQ(0u, client_info(fd).votes)
+			TH_LOG("a vote rebound onto a spent policy is held");
+		/* Migrated there: the client's tick follows its thread. */
+		b.tid = 0;
+		ASSERT_EQ(0, ioctl(fd, EB_IOC_BIND, &b));
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		ASSERT_EQ(0, client_info(fd).vote_cpu);
+		ASSERT_EQ(0, pin(self->last_cpu));
+		/*
+		 * A hint from there, before the tick moved the vote or after:
+		 * refused either way, as a new vote there.
+		 */
+		EXPECT_EQ(-EBUSY, hint(fd, EB_IOC_GC_ENTER));
+		for (int i = 0; i < 200 && client_info(fd).vote_cpu == 0; i++)
+			msleep(1);
+		moved = budget_spent(fd, self->last_cpu);
+		if (moved)
+			EXPECT_EQ(0u, client_info(fd).votes)
+				TH_LOG("a vote that followed its thread onto a spent policy is held");
+		ASSERT_EQ(0, pin(0));
+		close(fd);
+	}
+	EXPECT_TRUE(moved) TH_LOG("the window rolled during each of %d tries", tries);
+	__atomic_store_n(&t.done, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+}
+
+/*
  * The budget sweep ends the votes of a budget still spent, not a vote
  * granted because the budget came back (raised, or a new window) while it
  * ran: that vote boosts, under a budget with room for it.  ebtest_pause

@@ -10,7 +10,7 @@
  * than the policy's max_boost_us (watchdog), when the client's process has
  * used its share (half, for all its clients together) of the policy's
  * budget_pct in its own 1 s window, and when the policy's budget_pct is
- * spent.  The kinds of vote (GC, queue, timed) a process asked for in that
+ * spent, or the bound thread moves to a CPU whose policy's is.  The kinds of vote (GC, queue, timed) a process asked for in that
  * window or the one before share its share: each may use it less what the
  * others have not yet used of their equal part, so that a GC vote held
  * long leaves Queue-Boost its half (a kind alone may use all of it); a
