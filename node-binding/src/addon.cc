@@ -100,6 +100,9 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
   int err = eb_open(&client, device.empty() ? nullptr : device.c_str());
   if (err) return Result(env, false, err, false);
   in->Stop();
+  // stats() counts what this configuration does, not an earlier one.
+  in->gc.ClearCounters();
+  in->queue.ClearCounters();
   in->client = client;
   in->tid = static_cast<pid_t>(syscall(SYS_gettid));
 

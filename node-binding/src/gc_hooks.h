@@ -49,6 +49,8 @@ class GcHooks {
   // Unhook, and end a GC vote still held.  Safe when not started.
   void Stop();
   const Counters& counters() const { return counters_; }
+  // Count afresh (a start() that leaves GC-Boost off).  Not while started.
+  void ClearCounters() { counters_ = Counters(); }
   bool marking() const { return marking_; }
 
  private:
