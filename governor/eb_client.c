@@ -103,7 +103,7 @@ int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 	if (votes && c->votes && cpu >= 0 && cpu != c->vote_cpu &&
 	    eb_cpu_budget_spent(cpu, now)) {
 		trace_eventboost_vote_end(cpu, task_pid_nr(c->task),
-					  EB_END_BUDGET, c->votes,
+					  EB_END_BUDGET, votes,
 					  div_u64(now - c->vote_start_ns,
 						  NSEC_PER_USEC));
 		votes = 0;
@@ -240,9 +240,7 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 	}
 	c->share_ns = share;
 	votes = (c->votes | set) & ~clear;
-	/* Votes that would move to another CPU are asked for there anew. */
-	if (set & ~c->votes || (set & EB_VOTE_TIMED) ||
-	    (set && c->votes && cpu != c->vote_cpu)) {
+	if (set & ~c->votes || (set & EB_VOTE_TIMED)) {
 		eb_client_account(c, now, set);
 		ret = c->used_ns >= share || (set & c->over) ? -EBUSY : 0;
 		if (!ret)
@@ -261,16 +259,23 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 			c->timed_end_ns = end;
 	}
 	from = eb_client_set_votes(c, votes, cpu, now);
-	if (set & EB_VOTE_TIMED)
+	/*
+	 * Ended as they moved here, onto a policy whose budget is spent: as
+	 * a new vote here would be, refused (the one failing hint that
+	 * changes something, like -ESRCH).
+	 */
+	if (votes && !c->votes)
+		ret = -EBUSY;
+	else if (set & EB_VOTE_TIMED)
 		eb_client_arm(c, now);
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 
 	trace_eventboost_hint(cpu, task_pid_nr(current), reason, set,
-			      timed_us, votes, 0);
+			      timed_us, ret ? 0 : votes, ret);
 	eb_cpu_update(cpu, reason, now, true);
 	if (from >= 0 && from != cpu)
 		eb_cpu_update(from, -1, 0, true);
-	return 0;
+	return ret;
 }
 
 /*

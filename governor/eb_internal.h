@@ -41,8 +41,9 @@
  * eb_clients_lock (eb_client.c) guards the clients and the shares; the
  * budget sweep, eb_clients_end_votes(), takes each client's lock under it.
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
- * allows it (eb_cpu_may_boost(), eb_votes.c) and when the sweep asks
- * whether it is still spent (eb_cpu_budget_spent()), and the lock of its
+ * allows it (eb_cpu_may_boost(), eb_votes.c), and when the sweep or a
+ * move of its votes asks whether it is spent (eb_cpu_budget_spent()),
+ * and the lock of its
  * process's share of that budget (eb_client_account(), eb_share.c), which
  * nests nothing.  The raw locks are taken from hard-irq context (hrtimers,
  * IPIs).  eb_policy.work_lock serializes the slow path's ->target()

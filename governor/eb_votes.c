@@ -105,8 +105,9 @@ int eb_cpu_may_boost(int cpu, u64 now)
  * (accounted first: the window may roll, a raised budget_pct counts).  The
  * budget sweep asks again for each vote, under the client's lock that a
  * hint holds while eb_cpu_may_boost() lets its vote count: so it ends no
- * vote that the budget has room for.  The governed policy, started or not:
- * a vote on a related CPU that is offline is swept too.
+ * vote that the budget has room for.  Votes moving to @cpu ask it too
+ * (eb_client_set_votes()).  The governed policy, started or not: a vote
+ * on a related CPU that is offline is swept too.
  */
 bool eb_cpu_budget_spent(int cpu, u64 now)
 {

@@ -9,15 +9,15 @@
  * Every vote ends on close, on bound-thread or process exit, when held longer
  * than the policy's max_boost_us (watchdog), when the client's process has
  * used its share (half, for all its clients together) of the policy's
- * budget_pct in its own 1 s window, and when the policy's budget_pct is
- * spent, or the bound thread moves to a CPU whose policy's is.  The kinds of vote (GC, queue, timed) a process asked for in that
- * window or the one before share its share: each may use it less what the
- * others have not yet used of their equal part, so that a GC vote held
- * long leaves Queue-Boost its half (a kind alone may use all of it); a
- * kind at its limit ends alone, and its hints get -EBUSY.  A hint for a
- * CPU that eventboost does not govern is accepted and ignored: it starts
- * no vote and ends the client's votes, as EB_IOC_BIND to a thread on such
- * a CPU does.
+ * budget_pct in its own 1 s window, when the policy's budget_pct is spent,
+ * and when the bound thread moves to a CPU whose policy's is.  The kinds of
+ * vote (GC, queue, timed) a process asked for in that window or the one
+ * before share its share: each may use it less what the others have not yet
+ * used of their equal part, so that a GC vote held long leaves Queue-Boost
+ * its half (a kind alone may use all of it); a kind at its limit ends alone,
+ * and its hints get -EBUSY.  A hint for a CPU that eventboost does not govern
+ * is accepted and ignored: it starts no vote and ends the client's votes, as
+ * EB_IOC_BIND to a thread on such a CPU does.
  *
  * Stability: ioctl numbers and struct layouts never change.  Structures
  * carry reserved fields that must be zero; new features set bits in
@@ -29,10 +29,11 @@
  * -ESRCH from a hint: the bound thread has exited (rebind); from EB_IOC_BIND:
  * no such thread in the caller's process, -EBUSY budget spent (retry later),
  * -EBADF a hint or EB_IOC_BIND through a file not opened for writing.
- * A failing call changes nothing, with two exceptions: -ESRCH from a hint
- * also ends the client's votes (they were for the exited thread's CPU), and
- * a hint refused with -EBUSY counts as asking for its kind (the fair share
- * above).
+ * A failing call changes nothing, with three exceptions: -ESRCH from a hint
+ * also ends the client's votes (they were for the exited thread's CPU), so
+ * does -EBUSY from a hint whose bound thread moved to a CPU whose policy's
+ * budget is spent (the move ends them), and a hint refused with -EBUSY
+ * counts as asking for its kind (the fair share above).
  */
 #ifndef _UAPI_LINUX_EVENTBOOST_H
 #define _UAPI_LINUX_EVENTBOOST_H
