@@ -186,6 +186,8 @@ struct QueueMonitor::Shared {
 
   // Monitor thread only: a boost was held since the last unboosted sleep.
   bool after_boost = false;
+  // Loop thread only (OnCheck): events per iteration; the monitor reads
+  // its mean through avg_events_x256.
   Baseline events;
 
   std::atomic<bool> stop{false};
