@@ -86,9 +86,10 @@ static void eb_client_arm(struct eb_client *c, u64 now)
 }
 
 /*
- * Make @votes the client's votes, counted on @cpu.  Returns the CPU whose
- * count dropped (-1 if none); the caller re-decides it and @cpu after
- * dropping c->lock.
+ * Make @votes the client's votes, counted on @cpu, unless they move there
+ * onto a policy whose budget is spent: then they end (c->votes is 0).
+ * Returns the CPU whose count dropped (-1 if none); the caller re-decides
+ * it and @cpu after dropping c->lock.
  */
 int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 			int cpu, u64 now)
@@ -103,7 +104,7 @@ int eb_client_set_votes(struct eb_client *c, unsigned int votes,
 	if (votes && c->votes && cpu >= 0 && cpu != c->vote_cpu &&
 	    eb_cpu_budget_spent(cpu, now)) {
 		trace_eventboost_vote_end(cpu, task_pid_nr(c->task),
-					  EB_END_BUDGET, votes,
+					  EB_END_BUDGET, votes & c->votes,
 					  div_u64(now - c->vote_start_ns,
 						  NSEC_PER_USEC));
 		votes = 0;
@@ -260,19 +261,23 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 	}
 	from = eb_client_set_votes(c, votes, cpu, now);
 	/*
-	 * Ended as they moved here, onto a policy whose budget is spent: as
-	 * a new vote here would be, refused (the one failing hint that
-	 * changes something, like -ESRCH).
+	 * Ended as they moved here, onto a policy whose budget is spent: a
+	 * hint asking for them is refused, as a new vote here would be (a
+	 * failing hint that changes something, as -ESRCH does); one that
+	 * only ends a vote succeeds.
 	 */
-	if (votes && !c->votes)
+	if (set && votes && !c->votes)
 		ret = -EBUSY;
 	else if (set & EB_VOTE_TIMED)
 		eb_client_arm(c, now);
+	votes = c->votes;
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 
 	trace_eventboost_hint(cpu, task_pid_nr(current), reason, set,
-			      timed_us, ret ? 0 : votes, ret);
-	eb_cpu_update(cpu, reason, now, true);
+			      timed_us, votes, ret);
+	if (ret)
+		eb_cpu_count_refused(cpu);
+	eb_cpu_update(cpu, ret ? -1 : reason, now, true);
 	if (from >= 0 && from != cpu)
 		eb_cpu_update(from, -1, 0, true);
 	return ret;

@@ -256,6 +256,7 @@ void eb_budget_arm(struct eb_policy *ebp, u64 now, u64 budget);
 /* Vote bookkeeping per CPU, in eb_votes.c: what the clients call. */
 int eb_cpu_may_boost(int cpu, u64 now);
 bool eb_cpu_budget_spent(int cpu, u64 now);
+void eb_cpu_count_refused(int cpu);
 void eb_cpu_vote_add(int cpu);
 void eb_cpu_vote_del(int cpu);
 void eb_cpu_update(int cpu, int reason, u64 hint_ns, bool sync);

@@ -127,6 +127,22 @@ bool eb_cpu_budget_spent(int cpu, u64 now)
 	return spent;
 }
 
+/* A hint @cpu's policy refused (its budget spent), counted as may_boost's. */
+void eb_cpu_count_refused(int cpu)
+{
+	struct eb_policy *ebp;
+	unsigned long flags;
+
+	rcu_read_lock();
+	ebp = rcu_dereference(per_cpu(eb_cpus, cpu).ebp);
+	if (ebp) {
+		raw_spin_lock_irqsave(&ebp->lock, flags);
+		ebp->cnt.refused++;
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
 void eb_cpu_count_end(int cpu, bool watchdog)
 {
 	struct eb_policy *ebp;
