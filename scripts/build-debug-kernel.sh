@@ -64,6 +64,8 @@ set +e
 	# context, leaks.  Inline KASAN is the faster instrumentation.
 	$c -e PROVE_LOCKING -e DEBUG_ATOMIC_SLEEP -e DEBUG_SPINLOCK \
 	   -e DEBUG_MUTEXES -e DEBUG_LOCK_ALLOC -e DEBUG_FS -e DEBUG_FS_ALLOW_ALL
+	# The suite's ebtest_pause.ko: a kretprobe on the ftrace path.
+	$c -e KPROBES -e KRETPROBES -e FUNCTION_TRACER -e DYNAMIC_FTRACE
 	if [ "$flavor" = rt ]; then
 		$c -d PREEMPT -d PREEMPT_VOLUNTARY -d PREEMPT_NONE -d PREEMPT_LAZY \
 		   -e EXPERT -e PREEMPT_RT -e PROVE_RAW_LOCK_NESTING
@@ -80,7 +82,7 @@ set +e
 	   --set-str LOCALVERSION "-ebdebug$sfx" -d LOCALVERSION_AUTO
 	make olddefconfig
 	for opt in $want PROVE_LOCKING DEBUG_ATOMIC_SLEEP CPU_FREQ \
-		   MODULES HOTPLUG_CPU FTRACE USER_NS; do
+		   MODULES HOTPLUG_CPU FTRACE USER_NS KRETPROBES KPROBES_ON_FTRACE; do
 		grep -q "^CONFIG_$opt=y" .config || { echo "error: CONFIG_$opt not set" >&2; exit 1; }
 	done
 	make -j"${JOBS:-$(nproc)}" bzImage modules

@@ -6,7 +6,7 @@
 #   eb_setup_deps            install what is missing (as root or via sudo)
 #   eb_kernel OVERRIDE NAME  the kernel to boot: OVERRIDE if set, else the
 #                            matrix's 6.12 (non-rt) one
-#   eb_build_modules KVER [PREFIX]   eventboost.ko and ebtest_cpufreq.ko in
+#   eb_build_modules KVER [PREFIX]   eventboost.ko and the test modules in
 #                            build/KVER/PREFIXeventboost and PREFIXebtest
 #   eb_build_node            the Node package (npm install in node-binding/)
 #   eb_start_agent PORT LOG  the host side of make experiment's and demo's load
@@ -51,7 +51,7 @@ eb_kernel() {
 }
 
 eb_build_modules() {
-	step "build eventboost.ko and the test cpufreq driver for $1"
+	step "build eventboost.ko and the test modules (ebtest_cpufreq, ebtest_pause) for $1"
 	scripts/kbuild.sh "$1" "${2:-}eventboost" Kbuild governor uapi >/dev/null &&
 	scripts/kbuild.sh "$1" "${2:-}ebtest" selftests/driver/Kbuild \
 		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c governor/eb_compat.h >/dev/null

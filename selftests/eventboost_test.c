@@ -163,7 +163,6 @@ static long cur_khz(int pol)
 	return drv_read(pol, &p, NULL) ? -1 : p.cur;
 }
 
-
 /* Poll for a frequency: the worker path and timers apply asynchronously. */
 static long wait_khz(int pol, long khz, long timeout_ms)
 {
@@ -1142,6 +1141,22 @@ TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
 		}
 		EXPECT_EQ(-EBUSY, ret);
 		EXPECT_EQ(0u, client_info(fd).votes);
+		/*
+		 * A hint that only ends a vote, from there: it succeeds (ending
+		 * never fails), the vote left ended by the move.
+		 */
+		ASSERT_EQ(0, pin(0));
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+		ASSERT_EQ(0, pin(self->last_cpu));
+		ret = hint(fd, EB_IOC_GC_EXIT);
+		if (!budget_spent(fd, self->last_cpu)) {
+			ASSERT_EQ(0, pin(0));
+			close(fd);
+			continue;
+		}
+		EXPECT_EQ(0, ret);
+		EXPECT_EQ(0u, client_info(fd).votes);
 		/* Without the hint: the tick moves the vote, which ends. */
 		ASSERT_EQ(0, pin(0));
 		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
@@ -1172,12 +1187,38 @@ TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
  */
 #define SWEEP_CHILDREN	8
 
-static long pause_param(const char *name)
+/*
+ * ebtest_pause's counters, opened before a hold and read with pread(): no
+ * path walk while a task preempted on the held CPU may hold a lock it takes.
+ */
+enum { P_HELD, P_HELD_ON_CPU, P_HELD_TOO_LONG, P_SPARED, P_SWEPT, P_NR };
+static const char * const pause_names[P_NR] = {
+	"held", "held_on_cpu", "held_too_long", "spared", "swept",
+};
+static int pause_fds[P_NR];
+
+static int pause_open(void)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), PAUSE_PARAM "%s", name);
-	return read_long(path);
+	for (int i = 0; i < P_NR; i++) {
+		snprintf(path, sizeof(path), PAUSE_PARAM "%s", pause_names[i]);
+		pause_fds[i] = open(path, O_RDONLY | O_CLOEXEC);
+		if (pause_fds[i] < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static long pause_param(int which)
+{
+	char buf[32];
+	ssize_t n = pread(pause_fds[which], buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10);
 }
 
 TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
@@ -1192,7 +1233,7 @@ TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
 
 	ASSERT_EQ(0, access(PAUSE_PARAM "hold_sweep", W_OK))
 		TH_LOG("load ebtest_pause.ko after eventboost.ko (selftests/run_guest.sh does)");
-	ASSERT_EQ(0, pause_param("probe_gone"))
+	ASSERT_EQ(0, read_long(PAUSE_PARAM "probe_gone"))
 		TH_LOG("eventboost.ko was reloaded after ebtest_pause.ko: reload ebtest_pause.ko");
 	votes_ended = mmap(NULL, SWEEP_CHILDREN * sizeof(*votes_ended),
 			   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -1225,10 +1266,12 @@ TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
 	ASSERT_GE(fd, 0);
 	b.tid = t.tid;
 	ASSERT_EQ(0, ioctl(fd, EB_IOC_BIND, &b));
-	held0 = pause_param("held");
-	late0 = pause_param("held_too_long");
-	spared0 = pause_param("spared");
+	ASSERT_EQ(0, pause_open());
+	held0 = pause_param(P_HELD);
+	late0 = pause_param(P_HELD_TOO_LONG);
+	spared0 = pause_param(P_SPARED);
 	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "spare_cpu", "0"));
+	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "release", "0"));
 	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_sweep", "1"));
 	/*
 	 * Processes boost in turn until the budget is spent with a vote held
@@ -1239,9 +1282,9 @@ TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
 	 * tasklist_lock).  A sweep on this CPU, not held, spent the window:
 	 * the next process waits for the next one.
 	 */
-	for (n = 0; n < SWEEP_CHILDREN && pause_param("held") == held0; n++) {
-		if (pause_param("spared") != spared0) {
-			spared0 = pause_param("spared");
+	for (n = 0; n < SWEEP_CHILDREN && pause_param(P_HELD) == held0; n++) {
+		if (pause_param(P_SPARED) != spared0) {
+			spared0 = pause_param(P_SPARED);
 			msleep(1100);
 		}
 		pids[n] = fork();
@@ -1264,26 +1307,26 @@ TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
 				pause();
 		}
 		for (int i = 0; i < 3000; i++) {
-			if (pause_param("held") != held0 ||
+			if (pause_param(P_HELD) != held0 ||
 			    __atomic_load_n(&votes_ended[n], __ATOMIC_ACQUIRE))
 				break;
 			msleep(1);
 		}
 	}
-	ASSERT_NE(held0, pause_param("held"))
+	ASSERT_NE(held0, pause_param(P_HELD))
 		TH_LOG("no sweep held in %d processes", n);
-	ASSERT_NE(0, pause_param("held_on_cpu"));
+	ASSERT_NE(0, pause_param(P_HELD_ON_CPU));
 	/* While it is held: the budget raised, and a vote granted under it. */
 	for (int j = 0; j < self->npol; j++)
 		ASSERT_EQ(3, write(budget_fd[j], "50\n", 3));
 	EXPECT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
 	EXPECT_EQ(EB_VOTE_GC, client_info(fd).votes);
-	swept0 = pause_param("swept");
+	swept0 = pause_param(P_SWEPT);
 	ASSERT_EQ(2, write(release_fd, "1\n", 2));
-	for (int i = 0; i < 5000 && pause_param("swept") == swept0; i++)
+	for (int i = 0; i < 5000 && pause_param(P_SWEPT) == swept0; i++)
 		msleep(1);
-	ASSERT_NE(swept0, pause_param("swept"));
-	ASSERT_EQ(late0, pause_param("held_too_long"))
+	ASSERT_NE(swept0, pause_param(P_SWEPT));
+	ASSERT_EQ(late0, pause_param(P_HELD_TOO_LONG))
 		TH_LOG("the sweep was let go late: the test's steps took 5 s");
 	EXPECT_EQ(EB_VOTE_GC, client_info(fd).votes)
 		TH_LOG("the sweep ended a vote granted after the budget came back");
@@ -1298,6 +1341,8 @@ TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
 	for (int j = 0; j < self->npol; j++)
 		close(budget_fd[j]);
 	close(release_fd);
+	for (int i = 0; i < P_NR; i++)
+		close(pause_fds[i]);
 	munmap(votes_ended, SWEEP_CHILDREN * sizeof(*votes_ended));
 	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
 }

@@ -6,15 +6,16 @@
  * The sweep (eb_gov_budget_spent()) finds a policy's budget spent, then ends
  * the votes on it in eb_clients_end_votes().  Between the two a kworker can
  * be preempted for as long as the scheduler likes; no test could make it
- * happen at will.  With this module loaded, writing 1 to hold_sweep arms a
- * hold of the next call of eb_clients_end_votes() (one call, on any CPU but
- * spare_cpu): it spins on entry until 1 is written to release, or for
+ * happen at will.  With this module loaded, writing 0 to release, then 1 to
+ * hold_sweep arms a hold of the next call of eb_clients_end_votes() (one
+ * call, on any CPU but spare_cpu): it spins on entry until 1 is written to
+ * release, or for
  * EBTP_HOLD_MAX_MS.  It spins as a kprobe-on-ftrace handler runs, with
  * preemption off and interrupts on: the other CPUs, and IPIs to this one,
  * go on, but nothing else runs on this one meanwhile.
  *
  *   hold_sweep     1: hold the next sweep (reads 0 once one took it)
- *   release        1: let the held sweep go
+ *   release        0 before arming a hold; 1: let the held sweep go
  *   spare_cpu      a CPU whose sweeps are not held (the test's own), or -1
  *   held           sweeps held since the module loaded
  *   held_on_cpu    the CPU the last one held ran on
@@ -46,11 +47,13 @@
  */
 #define EBTP_HOLD_MAX_MS	5000
 
-static bool hold_sweep;
-module_param(hold_sweep, bool, 0644);
+/* An int: taken with xchg(), which not every architecture has for a byte. */
+static int hold_sweep;
+module_param(hold_sweep, int, 0644);
 MODULE_PARM_DESC(hold_sweep, "Hold the next budget sweep (one)");
 
-static bool release;
+/* Written 0 before hold_sweep, 1 to let the held sweep go. */
+static bool release = true;
 module_param(release, bool, 0644);
 MODULE_PARM_DESC(release, "Let the held sweep go");
 
@@ -119,11 +122,10 @@ static int ebtp_sweep_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		atomic_inc(&spared);
 		return 0;
 	}
-	if (!xchg(&hold_sweep, false))
+	if (!xchg(&hold_sweep, 0))
 		return 0;
-	WRITE_ONCE(release, false);
 	WRITE_ONCE(held_on_cpu, cpu);
-	/* Seen held: release and held_on_cpu are set. */
+	/* Seen held: held_on_cpu is set. */
 	smp_store_release(&held, held + 1);
 	end = jiffies + msecs_to_jiffies(EBTP_HOLD_MAX_MS);
 	while (!READ_ONCE(release)) {
@@ -164,7 +166,7 @@ static int __init ebtp_init(void)
 
 static void __exit ebtp_exit(void)
 {
-	WRITE_ONCE(hold_sweep, false);
+	WRITE_ONCE(hold_sweep, 0);
 	WRITE_ONCE(release, true);
 	unregister_kretprobe(&ebtp_sweep_probe);
 }
