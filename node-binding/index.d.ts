@@ -51,6 +51,10 @@ export interface StartOptions {
 }
 
 export interface StartResult {
+  /**
+   * Whether this start() took effect.  false with a device that cannot be opened leaves the
+   * configuration that ran before running: stats().active says whether one does.
+   */
   active: boolean;
   /** Why eventboost is inactive and what to do; null when active. */
   reason: string | null;
@@ -69,6 +73,10 @@ export interface Stats {
   reason: string | null;
   /** The event-loop thread the client is bound to, and the CPU it is on now. */
   thread: { tid: number; cpu: number } | null;
+  /**
+   * The gc and queue counts are the running configuration's: each start() that opens its device
+   * counts afresh; after stop(), what the last one did.
+   */
   gc: {
     enabled: boolean;
     kinds: GcKind[];

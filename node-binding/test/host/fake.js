@@ -13,6 +13,7 @@ const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'eb-fake-')));
 const shim = path.join(tmp, 'fake-device.so');
 const dev = path.join(tmp, 'eventboost');
 fs.writeFileSync(dev, '');
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 execFileSync('cc', ['-O2', '-Wall', '-shared', '-fPIC', '-I', path.resolve(__dirname, '../../../uapi'),
   '-o', shim, path.join(__dirname, 'fake-device.c'), '-ldl']);
 
