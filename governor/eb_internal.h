@@ -41,15 +41,14 @@
  * eb_clients_lock (eb_client.c) guards the clients and the shares; the
  * budget sweep, eb_clients_end_votes(), takes each client's lock under it.
  * eb_client.lock nests eb_policy.lock when a hint asks whether the budget
- * allows it (eb_cpu_may_boost(), eb_votes.c), and when the sweep or a
- * move of its votes asks whether it is spent (eb_cpu_budget_spent()),
- * and the lock of its
- * process's share of that budget (eb_client_account(), eb_share.c), which
- * nests nothing.  The raw locks are taken from hard-irq context (hrtimers,
- * IPIs).  eb_policy.work_lock serializes the slow path's ->target()
- * (worker, limits, tunable writes, stop: eb_apply.c, eb_policy.c); it is
- * never taken under a raw lock.  The per-CPU policy pointers (eb_cpus,
- * eb_votes.c) are RCU.
+ * allows it (eb_cpu_may_boost(), eb_votes.c), and when the sweep or a move
+ * of its votes asks whether it is spent (eb_cpu_budget_spent()); and it
+ * nests the lock of its process's share of that budget
+ * (eb_client_account(), eb_share.c), which nests nothing.  The raw locks
+ * are taken from hard-irq context (hrtimers, IPIs).  eb_policy.work_lock
+ * serializes the slow path's ->target() (worker, limits, tunable writes,
+ * stop: eb_apply.c, eb_policy.c); it is never taken under a raw lock.
+ * The per-CPU policy pointers (eb_cpus, eb_votes.c) are RCU.
  */
 #ifndef _EB_INTERNAL_H
 #define _EB_INTERNAL_H
