@@ -327,6 +327,19 @@ static long time_in_state(int pol, long khz)
 
 /* ---- fixture: every policy freshly on eventboost, budget unlimited ---- */
 
+/*
+ * Hold no sweep, and let a held one go (ebtest_pause.ko, where loaded):
+ * after a test that failed while one was held.
+ */
+static int pause_reset(void)
+{
+	if (access(PAUSE_PARAM "hold_sweep", W_OK))
+		return 0;
+	return eb_write_str(PAUSE_PARAM "hold_sweep", "0") ?:
+	       eb_write_str(PAUSE_PARAM "release", "1") ?:
+	       eb_write_str(PAUSE_PARAM "spare_cpu", "-1");
+}
+
 FIXTURE(eb) {
 	int ncpu;
 	int last_cpu;
@@ -373,11 +386,7 @@ FIXTURE_SETUP(eb)
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
 	/* ... or the budget sweep held. */
-	if (!access(PAUSE_PARAM "hold_sweep", W_OK)) {
-		ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_sweep", "0"));
-		ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "release", "1"));
-		ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "spare_cpu", "-1"));
-	}
+	ASSERT_EQ(0, pause_reset());
 	all_governors(_metadata, self, "performance");
 	all_governors(_metadata, self, "eventboost");
 	for (int i = 0; i < self->npol; i++) {
@@ -405,10 +414,7 @@ FIXTURE_SETUP(eb)
 FIXTURE_TEARDOWN(eb)
 {
 	/* A test that failed while a sweep was held (a_sweep_spares_...). */
-	if (!access(PAUSE_PARAM "hold_sweep", W_OK)) {
-		eb_write_str(PAUSE_PARAM "hold_sweep", "0");
-		eb_write_str(PAUSE_PARAM "release", "1");
-	}
+	pause_reset();
 	pin(0);
 }
 
@@ -1057,10 +1063,17 @@ TEST_F(eb, raising_the_budget_releases_a_spent_one)
  * budget_ends_and_refuses_boosts does; every other policy's is lifted.
  * 1 when it is spent, else 0.
  */
+static int budget_spent(int fd, int cpu)
+{
+	struct eb_policy_stats st;
+
+	return !eb_policy_stats(fd, cpu, &st) &&
+	       (st.flags & EB_POLICY_BUDGET_SPENT);
+}
+
 static int spend_last_budget(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(eb) *self, int fd)
 {
-	struct eb_policy_stats st;
 	int spent = 0;
 
 	msleep(1100);
@@ -1073,19 +1086,9 @@ static int spend_last_budget(struct __test_metadata *_metadata,
 
 		if (ret && ret != -EBUSY)
 			return 0;
-		if (eb_policy_stats(fd, self->last_cpu, &st))
-			return 0;
-		spent = !!(st.flags & EB_POLICY_BUDGET_SPENT);
+		spent = budget_spent(fd, self->last_cpu);
 	}
 	return spent;
-}
-
-static int budget_spent(int fd, int cpu)
-{
-	struct eb_policy_stats st;
-
-	return !eb_policy_stats(fd, cpu, &st) &&
-	       (st.flags & EB_POLICY_BUDGET_SPENT);
 }
 
 /*
@@ -1107,7 +1110,7 @@ TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
 	ASSERT_EQ(0, pthread_create(&th, NULL, bind_target, &t));
 	while (!__atomic_load_n(&t.tid, __ATOMIC_ACQUIRE))
 		msleep(1);
-	/* The window may roll between the spend and the move: then again. */
+	/* The window may roll between the spend and a check: then again. */
 	for (tries = 0; tries < 3 && !moved; tries++) {
 		fd = eb_open();
 		ASSERT_GE(fd, 0);
@@ -1117,10 +1120,8 @@ TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
 		ASSERT_EQ(0, client_info(fd).vote_cpu);
 		b.tid = t.tid;
 		ASSERT_EQ(0, ioctl(fd, EB_IOC_BIND, &b));
-		if (!budget_spent(fd, self->last_cpu)) {
-			close(fd);
-			continue;
-		}
+		if (!budget_spent(fd, self->last_cpu))
+			goto rolled;
 		EXPECT_EQ(0u, client_info(fd).votes)
 			TH_LOG("a vote rebound onto a spent policy is held");
 		/* Migrated there: the client's tick follows its thread. */
@@ -1134,11 +1135,8 @@ TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
 		 * refused either way (the move ends the vote, or it is new).
 		 */
 		ret = hint(fd, EB_IOC_GC_ENTER);
-		if (!budget_spent(fd, self->last_cpu)) {
-			ASSERT_EQ(0, pin(0));
-			close(fd);
-			continue;
-		}
+		if (!budget_spent(fd, self->last_cpu))
+			goto rolled;
 		EXPECT_EQ(-EBUSY, ret);
 		EXPECT_EQ(0u, client_info(fd).votes);
 		/*
@@ -1150,11 +1148,8 @@ TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
 		ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
 		ASSERT_EQ(0, pin(self->last_cpu));
 		ret = hint(fd, EB_IOC_GC_EXIT);
-		if (!budget_spent(fd, self->last_cpu)) {
-			ASSERT_EQ(0, pin(0));
-			close(fd);
-			continue;
-		}
+		if (!budget_spent(fd, self->last_cpu))
+			goto rolled;
 		EXPECT_EQ(0, ret);
 		EXPECT_EQ(0u, client_info(fd).votes);
 		/* Without the hint: the tick moves the vote, which ends. */
@@ -1169,6 +1164,7 @@ TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
 		if (moved)
 			EXPECT_EQ(0u, client_info(fd).votes)
 				TH_LOG("a vote that followed its thread onto a spent policy is held");
+rolled:
 		ASSERT_EQ(0, pin(0));
 		close(fd);
 	}
