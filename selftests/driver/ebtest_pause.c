@@ -83,33 +83,6 @@ static atomic_t swept = ATOMIC_INIT(0);
 module_param_named(swept, swept.counter, int, 0444);
 MODULE_PARM_DESC(swept, "Sweeps that returned");
 
-static int ebtp_sweep_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-static int ebtp_sweep_return(struct kretprobe_instance *ri,
-			     struct pt_regs *regs);
-
-/*
- * At most two sweeps (two policies' on two CPUs) are in flight in the
- * suite's guests; a missed return is only a count the test waits for.
- */
-static struct kretprobe ebtp_sweep_probe = {
-	.kp.symbol_name = EBTP_SWEEP_FN,
-	.entry_handler = ebtp_sweep_entry,
-	.handler = ebtp_sweep_return,
-	.maxactive = 8,
-};
-
-static int ebtp_probe_gone_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%d\n", kprobe_gone(&ebtp_sweep_probe.kp));
-}
-
-static const struct kernel_param_ops ebtp_probe_gone_ops = {
-	.get = ebtp_probe_gone_get,
-};
-
-module_param_cb(probe_gone, &ebtp_probe_gone_ops, NULL, 0444);
-MODULE_PARM_DESC(probe_gone, "eventboost.ko was unloaded: nothing is held");
-
 static int ebtp_sweep_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	int cpu = smp_processor_id();
@@ -144,6 +117,29 @@ static int ebtp_sweep_return(struct kretprobe_instance *ri,
 	atomic_inc(&swept);
 	return 0;
 }
+
+/*
+ * At most two sweeps (two policies' on two CPUs) are in flight in the
+ * suite's guests; a missed return is only a count the test waits for.
+ */
+static struct kretprobe ebtp_sweep_probe = {
+	.kp.symbol_name = EBTP_SWEEP_FN,
+	.entry_handler = ebtp_sweep_entry,
+	.handler = ebtp_sweep_return,
+	.maxactive = 8,
+};
+
+static int ebtp_probe_gone_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", kprobe_gone(&ebtp_sweep_probe.kp));
+}
+
+static const struct kernel_param_ops ebtp_probe_gone_ops = {
+	.get = ebtp_probe_gone_get,
+};
+
+module_param_cb(probe_gone, &ebtp_probe_gone_ops, NULL, 0444);
+MODULE_PARM_DESC(probe_gone, "eventboost.ko was unloaded: nothing is held");
 
 static int __init ebtp_init(void)
 {
