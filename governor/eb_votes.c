@@ -199,13 +199,46 @@ u64 eb_cpu_client_budget_ns(int cpu)
 	       EB_CLIENT_BUDGET_SHARE_PCT;
 }
 
+/* What a governed policy has done, for EB_IOC_POLICY_STATS. */
+static void eb_policy_fill_stats(struct eb_policy *ebp,
+				 struct eb_policy_stats *st)
+{
+	unsigned int i;
+	u64 now;
+
+	lockdep_assert_held(&ebp->lock);
+	now = ktime_get_ns();
+	eb_account(ebp, now);
+	st->flags = EB_POLICY_GOVERNED;
+	if (ebp->fast)
+		st->flags |= EB_POLICY_FAST_SWITCH;
+	if (ebp->at_boost || ebp->applying_boost)
+		st->flags |= EB_POLICY_BOOSTED;
+	if (ebp->budget_spent)
+		st->flags |= EB_POLICY_BUDGET_SPENT;
+	st->target_khz = ebp->target_khz;
+	st->base_khz = eb_policy_base_khz(ebp);
+	st->boost_khz = eb_policy_boost_khz(ebp);
+	st->max_boost_us = READ_ONCE(ebp->tunables->max_boost_us);
+	st->budget_pct = READ_ONCE(ebp->tunables->budget_pct);
+	for (i = 0; i < EB_NR_REASONS; i++)
+		st->hints[i] = ebp->cnt.hints[i];
+	st->boosts = ebp->cnt.boosts;
+	st->boosted_ns = ebp->cnt.boosted_ns;
+	st->governed_ns = ebp->cnt.governed_ns + now - ebp->start_ns;
+	st->watchdog_ends = ebp->cnt.watchdog_ends;
+	st->budget_ends = ebp->cnt.budget_ends;
+	st->refused = ebp->cnt.refused;
+	st->applied = ebp->cnt.applied;
+	for (i = 0; i < EB_LAT_BUCKETS; i++)
+		st->latency[i] = ebp->cnt.latency[i];
+}
+
 int eb_cpu_policy_stats(struct eb_policy_stats *st)
 {
 	struct cpufreq_policy *policy;
 	struct eb_policy *ebp;
 	unsigned long flags;
-	unsigned int i;
-	u64 now;
 
 	if (st->cpu >= nr_cpu_ids)
 		return -EINVAL;
@@ -225,31 +258,9 @@ int eb_cpu_policy_stats(struct eb_policy_stats *st)
 	ebp = rcu_dereference(per_cpu(eb_cpus, st->cpu).ebp);
 	if (ebp) {
 		raw_spin_lock_irqsave(&ebp->lock, flags);
-		now = ktime_get_ns();
-		eb_account(ebp, now);
-		st->flags = EB_POLICY_GOVERNED;
-		if (ebp->fast)
-			st->flags |= EB_POLICY_FAST_SWITCH;
-		if (ebp->at_boost || ebp->applying_boost)
-			st->flags |= EB_POLICY_BOOSTED;
-		if (ebp->budget_spent)
-			st->flags |= EB_POLICY_BUDGET_SPENT;
-		st->target_khz = ebp->target_khz;
-		st->base_khz = eb_policy_base_khz(ebp);
-		st->boost_khz = eb_policy_boost_khz(ebp);
-		st->max_boost_us = READ_ONCE(ebp->tunables->max_boost_us);
-		st->budget_pct = READ_ONCE(ebp->tunables->budget_pct);
-		for (i = 0; i < EB_NR_REASONS; i++)
-			st->hints[i] = ebp->cnt.hints[i];
-		st->boosts = ebp->cnt.boosts;
-		st->boosted_ns = ebp->cnt.boosted_ns;
-		st->governed_ns = ebp->cnt.governed_ns + now - ebp->start_ns;
-		st->watchdog_ends = ebp->cnt.watchdog_ends;
-		st->budget_ends = ebp->cnt.budget_ends;
-		st->refused = ebp->cnt.refused;
-		st->applied = ebp->cnt.applied;
-		for (i = 0; i < EB_LAT_BUCKETS; i++)
-			st->latency[i] = ebp->cnt.latency[i];
+		/* Stopped since it was found (the stop counted its time). */
+		if (ebp->started)
+			eb_policy_fill_stats(ebp, st);
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	}
 	rcu_read_unlock();

@@ -328,8 +328,8 @@ static long time_in_state(int pol, long khz)
 /* ---- fixture: every policy freshly on eventboost, budget unlimited ---- */
 
 /*
- * Hold no sweep, and let a held one go (ebtest_pause.ko, where loaded):
- * after a test that failed while one was held.
+ * Hold no sweep nor stats read, and let a held one go (ebtest_pause.ko,
+ * where loaded): after a test that failed while one was held.
  */
 static int pause_reset(void)
 {
@@ -337,6 +337,7 @@ static int pause_reset(void)
 		return 0;
 	return eb_write_str(PAUSE_PARAM "hold_sweep", "0") ?:
 	       eb_write_str(PAUSE_PARAM "release", "1") ?:
+	       eb_write_str(PAUSE_PARAM "hold_stats", "0") ?:
 	       eb_write_str(PAUSE_PARAM "spare_cpu", "-1");
 }
 
@@ -1341,6 +1342,113 @@ TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
 		close(pause_fds[i]);
 	munmap(votes_ended, SWEEP_CHILDREN * sizeof(*votes_ended));
 	EXPECT_EQ(BASE, wait_khz(self->pol_last, BASE, 2000));
+}
+
+/*
+ * A policy stats read that found the policy just before a stop reports what
+ * the stop left: its governed time counted once.  ebtest_pause holds the
+ * read between its finding the policy and its taking the policy's lock
+ * (where a preempted reader may be for any time) while the stop runs; the
+ * stop then waits for the read (RCU) before it frees the policy.
+ */
+struct stats_race {
+	int go;				/* 1: read; 2: stop */
+	int err;			/* the read's */
+	uint64_t stop_began, stop_ended;
+	struct eb_policy_stats st;
+};
+
+TEST_F_TIMEOUT(eb, a_stats_read_racing_a_stop_counts_the_time_once, 60)
+{
+	struct eb_policy_stats st0;
+	struct stats_race *sh;
+	long held0, late0;
+	uint64_t t0, released, ended;
+	pid_t reader, stopper;
+	int fd, release_fd, status;
+	char gov[160], tid[16];
+
+	ASSERT_EQ(0, access(PAUSE_PARAM "hold_stats", W_OK))
+		TH_LOG("load ebtest_pause.ko after eventboost.ko (selftests/run_guest.sh does)");
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	ASSERT_EQ(0, pin(0));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	/* Governed long enough that counting it twice is far past the bound. */
+	msleep(1000);
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+	t0 = eb_now_ns();
+	ASSERT_TRUE(st0.flags & EB_POLICY_GOVERNED);
+	ASSERT_GE(st0.governed_ns, 900000000ull);
+	release_fd = open(PAUSE_PARAM "release", O_WRONLY | O_CLOEXEC);
+	ASSERT_GE(release_fd, 0);
+	held0 = read_long(PAUSE_PARAM "stats_held");
+	late0 = read_long(PAUSE_PARAM "held_too_long");
+	snprintf(gov, sizeof(gov), EB_CPUFREQ "/policy%d/scaling_governor",
+		 self->pol_last);
+
+	/* Each child only sleeps until told, then makes one syscall. */
+	reader = fork();
+	ASSERT_GE(reader, 0);
+	if (!reader) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1 || pin(self->last_cpu))
+			_exit(1);
+		while (__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE) < 1)
+			msleep(1);
+		sh->err = eb_policy_stats(fd, self->last_cpu, &sh->st);
+		_exit(0);
+	}
+	stopper = fork();
+	ASSERT_GE(stopper, 0);
+	if (!stopper) {
+		int gfd = open(gov, O_WRONLY | O_CLOEXEC);
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1 || gfd < 0)
+			_exit(1);
+		while (__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE) < 2)
+			msleep(1);
+		sh->stop_began = eb_now_ns();
+		if (write(gfd, "performance\n", 12) != 12)
+			_exit(1);
+		sh->stop_ended = eb_now_ns();
+		_exit(0);
+	}
+	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "release", "0"));
+	snprintf(tid, sizeof(tid), "%d", reader);
+	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_stats", tid));
+	__atomic_store_n(&sh->go, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < 3000 && read_long(PAUSE_PARAM "stats_held") == held0; i++)
+		msleep(1);
+	ASSERT_NE(held0, read_long(PAUSE_PARAM "stats_held"))
+		TH_LOG("the stats read was not held");
+	/* The stop runs up to its wait for the held read. */
+	__atomic_store_n(&sh->go, 2, __ATOMIC_RELEASE);
+	msleep(300);
+	released = eb_now_ns();
+	ASSERT_EQ(2, write(release_fd, "1\n", 2));
+	ASSERT_EQ(reader, waitpid(reader, &status, 0));
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(stopper, waitpid(stopper, &status, 0));
+	EXPECT_EQ(0, status);
+	ended = eb_now_ns();
+	ASSERT_EQ(late0, read_long(PAUSE_PARAM "held_too_long"))
+		TH_LOG("the read was let go late: the test's steps took 5 s");
+	/* The premise: the stop began before the release and waited for it. */
+	ASSERT_LT(sh->stop_began, released);
+	ASSERT_GT(sh->stop_ended, released);
+	ASSERT_EQ(0, sh->err);
+	EXPECT_LE(sh->st.governed_ns, st0.governed_ns + (ended - t0))
+		TH_LOG("governed %llu ns in %llu ns: the stop's time counted twice",
+		       (unsigned long long)sh->st.governed_ns,
+		       (unsigned long long)(st0.governed_ns + (ended - t0)));
+	close(release_fd);
+	close(fd);
+	munmap(sh, sizeof(*sh));
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
 }
 
 /*

@@ -1,27 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ebtest_pause - hold eventboost's budget sweep at its start, for the tests
- * of what may happen while it runs.
+ * ebtest_pause - hold eventboost at a point where it may be preempted or
+ * interrupted for as long as the scheduler likes, for the tests of what may
+ * happen meanwhile.  No test could make it happen at will otherwise.
  *
- * The sweep (eb_gov_budget_spent()) finds a policy's budget spent, then ends
- * the votes on it in eb_clients_end_votes().  Between the two a kworker can
- * be preempted for as long as the scheduler likes; no test could make it
- * happen at will.  With this module loaded, writing 0 to release, then 1 to
- * hold_sweep arms a hold of the next call of eb_clients_end_votes() (one
- * call, on any CPU but spare_cpu): it spins on entry until 1 is written to
- * release, or for
- * EBTP_HOLD_MAX_MS.  It spins as a kprobe-on-ftrace handler runs, with
- * preemption off and interrupts on: the other CPUs, and IPIs to this one,
- * go on, but nothing else runs on this one meanwhile.
+ * The budget sweep (eb_gov_budget_spent()) finds a policy's budget spent,
+ * then ends the votes on it in eb_clients_end_votes().  Writing 0 to
+ * release, then 1 to hold_sweep arms a hold of the next call of
+ * eb_clients_end_votes() (one call, on any CPU but spare_cpu).
+ *
+ * A policy stats read (eb_cpu_policy_stats()) finds the CPU's policy, then
+ * takes its lock.  Writing 0 to release, then a thread's id to hold_stats
+ * arms a hold of that thread's next such read between the two (at its
+ * _raw_spin_lock_irqsave() call: x86 only, where the return address is on
+ * the stack at a probed function's entry).  Writing 0 disarms it.
+ *
+ * A held call spins until 1 is written to release, or for EBTP_HOLD_MAX_MS.
+ * It spins as a kprobe-on-ftrace handler runs, with preemption off and
+ * interrupts on: the other CPUs, and IPIs to this one, go on, but nothing
+ * else runs on this one meanwhile.
  *
  *   hold_sweep     1: hold the next sweep (reads 0 once one took it)
- *   release        0 before arming a hold; 1: let the held sweep go
+ *   hold_stats     a thread id: hold its next stats read (0: none)
+ *   release        0 before arming a hold; 1: let the held call go
  *   spare_cpu      a CPU whose sweeps are not held (the test's own), or -1
  *   held           sweeps held since the module loaded
  *   held_on_cpu    the CPU the last one held ran on
  *   held_too_long  holds that ended at EBTP_HOLD_MAX_MS, not by a release
  *   spared         sweeps not held because they ran on spare_cpu
  *   swept          calls of eb_clients_end_votes() that returned
+ *   stats_held     stats reads held since the module loaded
  *   probe_gone     1 once eventboost.ko was unloaded: the probe is dead
  *
  * Load after eventboost.ko, unload before it: a reloaded eventboost.ko is
@@ -34,13 +42,20 @@
 #include <linux/hardirq.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/string.h>
 
 #define EBTP_SWEEP_FN		"eb_clients_end_votes"
+#define EBTP_STATS_FN		"eb_cpu_policy_stats"
+#define EBTP_LOCK_FN		"_raw_spin_lock_irqsave"
 /*
  * Far below the kernel's own watchdogs at their defaults (soft lockup 20 s,
  * RCU stall 21 s), and enough for a test's few syscalls under TCG.
@@ -52,10 +67,10 @@ static int hold_sweep;
 module_param(hold_sweep, int, 0644);
 MODULE_PARM_DESC(hold_sweep, "Hold the next budget sweep (one)");
 
-/* Written 0 before hold_sweep, 1 to let the held sweep go. */
+/* Written 0 before a hold is armed, 1 to let the held call go. */
 static bool release = true;
 module_param(release, bool, 0644);
-MODULE_PARM_DESC(release, "Let the held sweep go");
+MODULE_PARM_DESC(release, "Let the held call go");
 
 static int spare_cpu = -1;
 module_param(spare_cpu, int, 0644);
@@ -83,10 +98,28 @@ static atomic_t swept = ATOMIC_INIT(0);
 module_param_named(swept, swept.counter, int, 0444);
 MODULE_PARM_DESC(swept, "Sweeps that returned");
 
+/* Written by the one stats read held at a time (hold_stats is taken once). */
+static unsigned int stats_held;
+module_param(stats_held, uint, 0444);
+MODULE_PARM_DESC(stats_held, "Stats reads held");
+
+/* Spin until released, or for EBTP_HOLD_MAX_MS. */
+static void ebtp_hold(void)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(EBTP_HOLD_MAX_MS);
+
+	while (!READ_ONCE(release)) {
+		if (time_after(jiffies, end)) {
+			WRITE_ONCE(held_too_long, held_too_long + 1);
+			break;
+		}
+		cpu_relax();
+	}
+}
+
 static int ebtp_sweep_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	int cpu = smp_processor_id();
-	unsigned long end;
 
 	/* Interrupts off (not the ftrace path): an IPI to here would wait. */
 	if (irqs_disabled() || in_nmi() || !READ_ONCE(hold_sweep))
@@ -100,14 +133,7 @@ static int ebtp_sweep_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	WRITE_ONCE(held_on_cpu, cpu);
 	/* Seen held: held_on_cpu is set. */
 	smp_store_release(&held, held + 1);
-	end = jiffies + msecs_to_jiffies(EBTP_HOLD_MAX_MS);
-	while (!READ_ONCE(release)) {
-		if (time_after(jiffies, end)) {
-			WRITE_ONCE(held_too_long, held_too_long + 1);
-			break;
-		}
-		cpu_relax();
-	}
+	ebtp_hold();
 	return 0;
 }
 
@@ -128,6 +154,64 @@ static struct kretprobe ebtp_sweep_probe = {
 	.handler = ebtp_sweep_return,
 	.maxactive = 8,
 };
+
+/* The thread whose next stats read to hold; 0: none.  An int for cmpxchg(). */
+static int hold_stats;
+
+/*
+ * At the entry of _raw_spin_lock_irqsave(), called by eb_cpu_policy_stats()
+ * of the thread hold_stats names: the policy found, its lock not taken yet.
+ */
+static int ebtp_stats_lock(struct kprobe *p, struct pt_regs *regs)
+{
+	const size_t len = strlen(EBTP_STATS_FN);
+	char sym[KSYM_SYMBOL_LEN];
+	int tid = READ_ONCE(hold_stats);
+
+	if (!tid || tid != current->pid || !in_task() || irqs_disabled())
+		return 0;
+	/* The caller: the return address is on top of the stack at entry. */
+	sprint_symbol(sym, regs_get_kernel_stack_nth(regs, 0));
+	if (strncmp(sym, EBTP_STATS_FN, len) ||
+	    (sym[len] != '+' && sym[len] != '.'))
+		return 0;
+	if (cmpxchg(&hold_stats, tid, 0) != tid)
+		return 0;
+	/* Pairs with nothing: a test reads it, then waits on other things. */
+	WRITE_ONCE(stats_held, stats_held + 1);
+	ebtp_hold();
+	return 0;
+}
+
+/* Armed only while a test holds a stats read: every lock would pay for it. */
+static struct kprobe ebtp_stats_probe = {
+	.symbol_name = EBTP_LOCK_FN,
+	.pre_handler = ebtp_stats_lock,
+	.flags = KPROBE_FLAG_DISABLED,
+};
+
+static int ebtp_hold_stats_set(const char *val, const struct kernel_param *kp)
+{
+	int tid, ret;
+
+	/* Elsewhere the return address is not where ebtp_stats_lock() looks. */
+	if (!IS_ENABLED(CONFIG_X86))
+		return -EOPNOTSUPP;
+	ret = kstrtoint(val, 0, &tid);
+	if (ret || tid < 0)
+		return -EINVAL;
+	WRITE_ONCE(hold_stats, tid);
+	return tid ? enable_kprobe(&ebtp_stats_probe) :
+		     disable_kprobe(&ebtp_stats_probe);
+}
+
+static const struct kernel_param_ops ebtp_hold_stats_ops = {
+	.set = ebtp_hold_stats_set,
+	.get = param_get_int,
+};
+
+module_param_cb(hold_stats, &ebtp_hold_stats_ops, &hold_stats, 0644);
+MODULE_PARM_DESC(hold_stats, "Hold this thread's next policy stats read (0: none)");
 
 static int ebtp_probe_gone_get(char *buf, const struct kernel_param *kp)
 {
@@ -150,11 +234,19 @@ static int __init ebtp_init(void)
 		       EBTP_SWEEP_FN, ret);
 		return ret;
 	}
-	/* An int3 probe runs with interrupts off: it would hold nothing. */
-	if (!kprobe_ftrace(&ebtp_sweep_probe.kp)) {
+	ret = register_kprobe(&ebtp_stats_probe);
+	if (ret) {
 		unregister_kretprobe(&ebtp_sweep_probe);
-		pr_err("%s is not probed through ftrace: cannot hold it\n",
-		       EBTP_SWEEP_FN);
+		pr_err("cannot probe %s: %d\n", EBTP_LOCK_FN, ret);
+		return ret;
+	}
+	/* An int3 probe runs with interrupts off: it would hold nothing. */
+	if (!kprobe_ftrace(&ebtp_sweep_probe.kp) ||
+	    !kprobe_ftrace(&ebtp_stats_probe)) {
+		unregister_kprobe(&ebtp_stats_probe);
+		unregister_kretprobe(&ebtp_sweep_probe);
+		pr_err("%s or %s is not probed through ftrace: cannot hold it\n",
+		       EBTP_SWEEP_FN, EBTP_LOCK_FN);
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -163,11 +255,13 @@ static int __init ebtp_init(void)
 static void __exit ebtp_exit(void)
 {
 	WRITE_ONCE(hold_sweep, 0);
+	WRITE_ONCE(hold_stats, 0);
 	WRITE_ONCE(release, true);
+	unregister_kprobe(&ebtp_stats_probe);
 	unregister_kretprobe(&ebtp_sweep_probe);
 }
 
 module_init(ebtp_init);
 module_exit(ebtp_exit);
-MODULE_DESCRIPTION("Hold eventboost's budget sweep, for its tests");
+MODULE_DESCRIPTION("Hold eventboost where it may be preempted, for its tests");
 MODULE_LICENSE("GPL");
