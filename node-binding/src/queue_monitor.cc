@@ -1539,12 +1539,19 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
 
 QueueMonitor::Counters QueueMonitor::counters() const {
   Counters c = last_;
-  const Shared* s = shared_;
+  Shared* s = shared_;
   if (!s) return c;
 
-  uint64_t since = s->boosted_since.load(std::memory_order_relaxed);
+  uint64_t since, boosted_ns;
+  {
+    // Under the vote: a boost the monitor ends between the two loads
+    // would be counted twice (closed, and still open).
+    std::lock_guard<std::mutex> lock(s->vote);
+    since = s->boosted_since.load(std::memory_order_relaxed);
+    boosted_ns = s->boosted_ns.load(std::memory_order_relaxed);
+  }
   c.boosts = s->boosts.load();
-  c.boosted_ns = s->boosted_ns.load() + (since ? MonoNs() - since : 0);
+  c.boosted_ns = boosted_ns + (since ? MonoNs() - since : 0);
   c.by_length = s->by_length.load();
   c.by_head_of_line = s->by_hol.load();
   c.by_overload = s->by_overload.load();
