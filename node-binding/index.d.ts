@@ -53,14 +53,16 @@ export interface StartOptions {
 export interface StartResult {
   /**
    * Whether this start() took effect.  false with a device that cannot be opened leaves the
-   * configuration that ran before running: stats().active says whether one does.
+   * configuration that ran before running: stats().active says whether one does.  false with a
+   * Queue-Boost monitor thread that cannot be created (code 'EAGAIN': the process at its thread
+   * limit) leaves nothing running.
    */
   active: boolean;
   /** Why eventboost is inactive and what to do; null when active. */
   reason: string | null;
   /** The negative errno start() met (-ENOENT...), 0 when none (active, or no addon). */
   errno: number;
-  /** That errno's name ('ENOENT'...), null when none. */
+  /** That errno's name as Node names it ('ENOENT', 'EAGAIN'...), null when none. */
   code: string | null;
 }
 

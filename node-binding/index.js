@@ -78,9 +78,11 @@ let state = { active: false, reason: 'not started', options: null };
 // to the application's own (register.js).
 let calls = 0;
 
-// errno names by number (ENOENT...), for start()'s result.
-const ERRNO = Object.fromEntries(Object.entries(require('node:os').constants.errno)
-  .map(([name, n]) => [n, name]));
+// errno names by number (ENOENT...), for start()'s result: the first of
+// two names for one number, as Node's own errors name it (EAGAIN, not
+// EWOULDBLOCK; ENOTSUP, not EOPNOTSUPP).
+const ERRNO = {};
+for (const [name, n] of Object.entries(require('node:os').constants.errno)) ERRNO[n] ??= name;
 
 function result(reason, errno) {
   return { active: false, reason, errno, code: errno ? ERRNO[-errno] ?? null : null };

@@ -58,13 +58,16 @@ struct Instance {
 Instance* Get(const Napi::Env& env) { return env.GetInstanceData<Instance>(); }
 
 // @stopped: the configuration that ran before this start() was stopped.
-Napi::Object Result(Napi::Env env, bool active, int err, bool stopped) {
+// @reason: what to do about @err, where eb_strerror() cannot know.
+Napi::Object Result(Napi::Env env, bool active, int err, bool stopped,
+                    const char* reason = nullptr) {
   Napi::Object r = Napi::Object::New(env);
   r.Set("active", active);
   r.Set("stopped", stopped);
   r.Set("errno", err);
-  r.Set("reason", err ? Napi::Value(Napi::String::New(env, eb_strerror(err)))
-                      : env.Null());
+  if (err && !reason) reason = eb_strerror(err);
+  r.Set("reason", reason ? Napi::Value(Napi::String::New(env, reason))
+                         : env.Null());
   return r;
 }
 
@@ -116,7 +119,13 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
                             test_vote_delay_us, test_sleep_delay_us);
     if (err) {
       in->Stop();
-      return Result(env, false, err, true);
+      return Result(env, false, err, true,
+                    err == -EAGAIN
+                        ? "Queue-Boost cannot create its monitor thread: the "
+                          "process is at its thread limit (ulimit -u, or its "
+                          "cgroup's pids.max); raise it, or start with "
+                          "queue: false"
+                        : nullptr);
     }
   }
   if (gc_types) in->gc.Start(v8::Isolate::GetCurrent(), in->client, gc_types);

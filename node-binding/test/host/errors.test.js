@@ -76,3 +76,40 @@ setTimeout(() => setTimeout(() => {
     gc: ['mark-compact'], queue: 500, boostFor: true, watching: true,
   });
 });
+
+// A Queue-Boost monitor thread that cannot be created (the process or its
+// cgroup at its thread limit): start() says so by Node's name for the errno
+// and what to do, nothing of it is left running, and a later start() works.
+// A Worker's environment that goes right after such a start() (terminated
+// in a busy loop, its close callbacks not run) leaves the process running.
+test('a start() whose monitor thread cannot be created says why, and a later one works', () => {
+  const r = runFake(`
+const eb = require(process.env.EB_PKG);
+const { Worker } = require('node:worker_threads');
+const a = eb.start({ gc: false, device: process.env.EB_FAKE_DEVICE });
+const s = eb.stats();
+const out = { a, active: s.active, thread: s.thread, queue: s.queue.sampleUs ?? null };
+const w = new Worker(\`
+const eb = require(process.env.EB_PKG);
+require('node:worker_threads').parentPort.postMessage(eb.start({ gc: false, device: process.env.EB_FAKE_DEVICE }));
+for (;;) {}
+\`, { eval: true });
+w.on('message', (m) => { out.worker = m.code; w.terminate(); });
+w.on('exit', () => {
+  const b = eb.start({ gc: false, device: process.env.EB_FAKE_DEVICE, sampleUs: 500 });
+  const i0 = eb.stats().queue.iterations;
+  setTimeout(() => setTimeout(() => {
+    out.b = b.active;
+    out.watching = eb.stats().queue.iterations > i0;
+    console.log(JSON.stringify(out));
+    eb.stop();
+  }, 5), 5);
+});
+`, { EB_FAKE_FAIL_THREADS: '2' });
+  assert.strictEqual(r.a.active, false);
+  assert.strictEqual(r.a.code, 'EAGAIN');
+  assert.match(r.a.reason, /monitor thread.*thread limit/, r.a.reason);
+  assert.deepStrictEqual({ active: r.active, thread: r.thread }, { active: false, thread: null });
+  assert.strictEqual(r.worker, 'EAGAIN');
+  assert.deepStrictEqual({ b: r.b, watching: r.watching }, { b: true, watching: true });
+});

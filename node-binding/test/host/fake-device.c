@@ -5,7 +5,9 @@
  * eventboost ioctls on a regular file named by EB_FAKE_DEVICE, keeps each
  * client's votes as the module would (no watchdog, budget or limits), and
  * lets everything else through to the C library; EB_FAKE_REFUSE_QUEUE=N
- * refuses the first N queue hints, as a spent budget does (EBUSY).  What a
+ * refuses the first N queue hints, as a spent budget does (EBUSY), and
+ * EB_FAKE_FAIL_THREADS=N fails the first N threads an addon (a .node
+ * file) creates, as a process at its thread limit does (EAGAIN).  What a
  * test reads is the package's own stats(): what the monitor asked for, not
  * what a CPU did.
  */
@@ -15,6 +17,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,19 +61,55 @@ __attribute__((constructor)) static void read_refusals(void)
 	refusals_left = n ? atoi(n) : 0;
 }
 
-/* Whether to refuse this queue hint (the first EB_FAKE_REFUSE_QUEUE ones). */
-static int refuse_queue(void)
+static int thread_failures_left;
+
+__attribute__((constructor)) static void read_thread_failures(void)
+{
+	const char *n = getenv("EB_FAKE_FAIL_THREADS");
+
+	thread_failures_left = n ? atoi(n) : 0;
+}
+
+/* Whether to take one of @left's failures: 1 while any is left. */
+static int take_one(int *left)
 {
 	for (;;) {
-		int v = __atomic_load_n(&refusals_left, __ATOMIC_RELAXED);
+		int v = __atomic_load_n(left, __ATOMIC_RELAXED);
 
 		if (v <= 0)
 			return 0;
-		if (__atomic_compare_exchange_n(&refusals_left, &v, v - 1, 0,
+		if (__atomic_compare_exchange_n(left, &v, v - 1, 0,
 						__ATOMIC_RELAXED,
 						__ATOMIC_RELAXED))
 			return 1;
 	}
+}
+
+/* Whether to refuse this queue hint (the first EB_FAKE_REFUSE_QUEUE ones). */
+static int refuse_queue(void)
+{
+	return take_one(&refusals_left);
+}
+
+/* Node's own threads are created as ever; an addon's fail while any is left. */
+int pthread_create(pthread_t *th, const pthread_attr_t *attr,
+		   void *(*fn)(void *), void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *,
+			   void *(*)(void *), void *);
+	size_t len;
+	Dl_info in;
+
+	if (!real)
+		real = (int (*)(pthread_t *, const pthread_attr_t *,
+				void *(*)(void *), void *))
+			dlsym(RTLD_NEXT, "pthread_create");
+	if (dladdr((void *)fn, &in) && in.dli_fname &&
+	    (len = strlen(in.dli_fname)) > 5 &&
+	    !strcmp(in.dli_fname + len - 5, ".node") &&
+	    take_one(&thread_failures_left))
+		return EAGAIN;
+	return real(th, attr, fn, arg);
 }
 
 int ioctl(int fd, unsigned long req, ...)
