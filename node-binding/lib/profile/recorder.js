@@ -90,6 +90,10 @@ class Recorder {
       this.markLast = performance.now();
     };
     this.als = new asyncHooks.AsyncLocalStorage();
+    // The context the marks are armed in: the one the recorder is made in
+    // (the preload's, before the application runs), not the callback's
+    // whose after hook arms one, nor, through it, every mark's after it.
+    this.markScope = new asyncHooks.AsyncResource('eventboost.profile.mark');
     this.running = false;
   }
 
@@ -118,12 +122,14 @@ class Recorder {
       },
       after() {
         if (self.depth > 1) { self.depth--; return; }
-        self.depth = 0;
         const now = performance.now();
         if (self.owner) self.owner.segs.push(self.segStart, now);
         self.owner = undefined;
         self.lastAfter = now;
+        // At depth 1 still: the mark scope's own before and after hooks
+        // (runInAsyncScope()) are a nested callback's, not the loop's.
         if (!self.marking && now - self.lastWake > MARK_AFTER_MS) self.armMark();
+        self.depth = 0;
       },
     });
     this.hook.enable();
@@ -159,13 +165,12 @@ class Recorder {
 
   // A loop that never blocks in poll says nothing through the idle metric
   // about when a request's event became ready: the marks do.  The mark timer
-  // runs outside any request's context (an application's own
-  // AsyncLocalStorage still sees a chain of timeouts from where it was first
-  // armed), once an iteration at most, and is re-armed by the after hook of
-  // its own callback while the loop stays busy.
+  // runs outside any request's context, the profiler's and the
+  // application's (markScope), once an iteration at most, and is re-armed
+  // by the after hook of its own callback while the loop stays busy.
   armMark() {
     this.marking = true;
-    this.als.exit(setTimeout, this.mark, 1).unref();
+    this.markScope.runInAsyncScope(setTimeout, null, this.mark, 1).unref();
   }
 
   stop() {

@@ -334,6 +334,44 @@ test('callbacks of what a finished request left behind are not recorded for it',
   assert.strictEqual(after.length, 0, `${after.length} segments after the request ended`);
 });
 
+// The mark timers are the profiler's, not the application's: armed in a
+// busy stretch of the application's AsyncLocalStorage context, none
+// carries its store (nor, one from another, a chain of them after it).
+test("the mark timers run outside the application's async context", async () => {
+  const { AsyncLocalStorage, createHook } = require('node:async_hooks');
+  const { Recorder } = require('../../lib/profile/recorder');
+  const app = new AsyncLocalStorage();
+  const rec = new Recorder();
+  const stores = [];
+  const hook = createHook({
+    init(id, type, trigger, resource) {
+      if (type === 'Timeout' && resource._onTimeout === rec.mark) stores.push(app.getStore());
+    },
+  });
+  const spin = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+  rec.start();
+  hook.enable();
+  try {
+    // The loop waits: no mark is armed, the next is armed from the app.
+    await sleep(50);
+    // 2 ms immediates back to back, in the application's context: the loop
+    // never waits, marks are armed; then 20 more ms of them outside it.
+    await app.run({ tag: 'app' }, () => new Promise((resolve) => {
+      let i = 0;
+      const tick = () => { spin(2); if (++i < 20) setImmediate(tick); else resolve(); };
+      setImmediate(tick);
+    }));
+    const end = performance.now() + 20;
+    while (performance.now() < end) await new Promise((r) => setImmediate(r));
+  } finally {
+    hook.disable();
+    rec.stop();
+  }
+  assert.ok(stores.length > 0, 'marks were armed');
+  const carried = stores.filter((s) => s !== undefined).length;
+  assert.strictEqual(carried, 0, `${carried} of ${stores.length} mark timers carried the application's store`);
+});
+
 // Requests still running when the report is written are counted as such.
 test('a request still running at the report is counted unfinished', async () => {
   const out = await busy('unfinished', async (port) => {
