@@ -137,7 +137,7 @@ void eb_policy_stop(struct eb_policy *ebp)
 		if (rcu_access_pointer(per_cpu(eb_cpus, cpu).ebp) == ebp)
 			RCU_INIT_POINTER(per_cpu(eb_cpus, cpu).ebp, NULL);
 
-	/* Every apply path checks started under the lock. */
+	/* Every apply path, and the stats read, checks started under the lock. */
 	raw_spin_lock_irqsave(&ebp->lock, flags);
 	now = ktime_get_ns();
 	eb_account(ebp, now);

@@ -10,10 +10,13 @@
  * eb_clients_end_votes() (one call, on any CPU but spare_cpu).
  *
  * A policy stats read (eb_cpu_policy_stats()) finds the CPU's policy, then
- * takes its lock.  Writing 0 to release, then a thread's id to hold_stats
- * arms a hold of that thread's next such read between the two (at its
- * _raw_spin_lock_irqsave() call: x86 only, where the return address is on
- * the stack at a probed function's entry).  Writing 0 disarms it.
+ * takes its lock.  Writing 0 to release, then a thread's id (as the initial
+ * pid namespace numbers it) to hold_stats arms a hold of that thread's next
+ * such read between the two: at its _raw_spin_lock_irqsave() call, whose
+ * probe stays enabled until 0 is written.  x86-64 only, where the return
+ * address is on the stack at a probed function's entry; where that lock
+ * function cannot be probed through ftrace, writing a thread's id fails
+ * (EOPNOTSUPP) and the sweep's hold works as ever.
  *
  * A held call spins until 1 is written to release, or for EBTP_HOLD_MAX_MS.
  * It spins as a kprobe-on-ftrace handler runs, with preemption off and
@@ -21,7 +24,8 @@
  * else runs on this one meanwhile.
  *
  *   hold_sweep     1: hold the next sweep (reads 0 once one took it)
- *   hold_stats     a thread id: hold its next stats read (0: none)
+ *   hold_stats     a thread id: hold its next stats read (0: none, and
+ *                  the lock's probe disabled)
  *   release        0 before arming a hold; 1: let the held call go
  *   spare_cpu      a CPU whose sweeps are not held (the test's own), or -1
  *   held           sweeps held since the module loaded
@@ -30,10 +34,11 @@
  *   spared         sweeps not held because they ran on spare_cpu
  *   swept          calls of eb_clients_end_votes() that returned
  *   stats_held     stats reads held since the module loaded
- *   probe_gone     1 once eventboost.ko was unloaded: the probe is dead
+ *   probe_gone     1 once eventboost.ko was unloaded: the sweep's probe is
+ *                  dead
  *
- * Load after eventboost.ko, unload before it: a reloaded eventboost.ko is
- * not probed again (probe_gone).
+ * Load after eventboost.ko, unload before it: a reloaded eventboost.ko's
+ * sweep is not probed again (probe_gone).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -157,6 +162,23 @@ static struct kretprobe ebtp_sweep_probe = {
 
 /* The thread whose next stats read to hold; 0: none.  An int for cmpxchg(). */
 static int hold_stats;
+/* The lock function is probed through ftrace (ebtp_init()). */
+static bool stats_probed;
+
+/*
+ * Whether the lock's caller is eb_cpu_policy_stats(): the return address is
+ * on top of the stack at entry.  Apart, so that only the thread named pays
+ * for the symbol's buffer on its stack.
+ */
+static noinline bool ebtp_called_by_stats(struct pt_regs *regs)
+{
+	const size_t len = strlen(EBTP_STATS_FN);
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(sym, regs_get_kernel_stack_nth(regs, 0));
+	return !strncmp(sym, EBTP_STATS_FN, len) &&
+	       (sym[len] == '+' || sym[len] == '.');
+}
 
 /*
  * At the entry of _raw_spin_lock_irqsave(), called by eb_cpu_policy_stats()
@@ -164,16 +186,11 @@ static int hold_stats;
  */
 static int ebtp_stats_lock(struct kprobe *p, struct pt_regs *regs)
 {
-	const size_t len = strlen(EBTP_STATS_FN);
-	char sym[KSYM_SYMBOL_LEN];
 	int tid = READ_ONCE(hold_stats);
 
 	if (!tid || tid != current->pid || !in_task() || irqs_disabled())
 		return 0;
-	/* The caller: the return address is on top of the stack at entry. */
-	sprint_symbol(sym, regs_get_kernel_stack_nth(regs, 0));
-	if (strncmp(sym, EBTP_STATS_FN, len) ||
-	    (sym[len] != '+' && sym[len] != '.'))
+	if (!ebtp_called_by_stats(regs))
 		return 0;
 	if (cmpxchg(&hold_stats, tid, 0) != tid)
 		return 0;
@@ -183,7 +200,10 @@ static int ebtp_stats_lock(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/* Armed only while a test holds a stats read: every lock would pay for it. */
+/*
+ * Enabled only from a test's arming to its writing 0: every lock in the
+ * system pays for it meanwhile.
+ */
 static struct kprobe ebtp_stats_probe = {
 	.symbol_name = EBTP_LOCK_FN,
 	.pre_handler = ebtp_stats_lock,
@@ -194,15 +214,21 @@ static int ebtp_hold_stats_set(const char *val, const struct kernel_param *kp)
 {
 	int tid, ret;
 
-	/* Elsewhere the return address is not where ebtp_stats_lock() looks. */
-	if (!IS_ENABLED(CONFIG_X86))
-		return -EOPNOTSUPP;
 	ret = kstrtoint(val, 0, &tid);
 	if (ret || tid < 0)
 		return -EINVAL;
+	if (!tid) {
+		WRITE_ONCE(hold_stats, 0);
+		return stats_probed ? disable_kprobe(&ebtp_stats_probe) : 0;
+	}
+	/* Elsewhere the return address is not where ebtp_stats_lock() looks. */
+	if (!IS_ENABLED(CONFIG_X86_64) || !stats_probed)
+		return -EOPNOTSUPP;
 	WRITE_ONCE(hold_stats, tid);
-	return tid ? enable_kprobe(&ebtp_stats_probe) :
-		     disable_kprobe(&ebtp_stats_probe);
+	ret = enable_kprobe(&ebtp_stats_probe);
+	if (ret)
+		WRITE_ONCE(hold_stats, 0);
+	return ret;
 }
 
 static const struct kernel_param_ops ebtp_hold_stats_ops = {
@@ -223,7 +249,7 @@ static const struct kernel_param_ops ebtp_probe_gone_ops = {
 };
 
 module_param_cb(probe_gone, &ebtp_probe_gone_ops, NULL, 0444);
-MODULE_PARM_DESC(probe_gone, "eventboost.ko was unloaded: nothing is held");
+MODULE_PARM_DESC(probe_gone, "eventboost.ko was unloaded: no sweep is held");
 
 static int __init ebtp_init(void)
 {
@@ -234,21 +260,21 @@ static int __init ebtp_init(void)
 		       EBTP_SWEEP_FN, ret);
 		return ret;
 	}
-	ret = register_kprobe(&ebtp_stats_probe);
-	if (ret) {
-		unregister_kretprobe(&ebtp_sweep_probe);
-		pr_err("cannot probe %s: %d\n", EBTP_LOCK_FN, ret);
-		return ret;
-	}
 	/* An int3 probe runs with interrupts off: it would hold nothing. */
-	if (!kprobe_ftrace(&ebtp_sweep_probe.kp) ||
-	    !kprobe_ftrace(&ebtp_stats_probe)) {
-		unregister_kprobe(&ebtp_stats_probe);
+	if (!kprobe_ftrace(&ebtp_sweep_probe.kp)) {
 		unregister_kretprobe(&ebtp_sweep_probe);
-		pr_err("%s or %s is not probed through ftrace: cannot hold it\n",
-		       EBTP_SWEEP_FN, EBTP_LOCK_FN);
+		pr_err("%s is not probed through ftrace: cannot hold it\n",
+		       EBTP_SWEEP_FN);
 		return -EOPNOTSUPP;
 	}
+	/* Optional: without it only hold_stats fails. */
+	if (register_kprobe(&ebtp_stats_probe))
+		return 0;
+	if (!kprobe_ftrace(&ebtp_stats_probe)) {
+		unregister_kprobe(&ebtp_stats_probe);
+		return 0;
+	}
+	stats_probed = true;
 	return 0;
 }
 
@@ -257,7 +283,8 @@ static void __exit ebtp_exit(void)
 	WRITE_ONCE(hold_sweep, 0);
 	WRITE_ONCE(hold_stats, 0);
 	WRITE_ONCE(release, true);
-	unregister_kprobe(&ebtp_stats_probe);
+	if (stats_probed)
+		unregister_kprobe(&ebtp_stats_probe);
 	unregister_kretprobe(&ebtp_sweep_probe);
 }
 
