@@ -54,8 +54,8 @@ export interface StartResult {
   /**
    * Whether this start() took effect.  false with a device that cannot be opened leaves the
    * configuration that ran before running: stats().active says whether one does.  false with a
-   * Queue-Boost monitor thread that cannot be created (code 'EAGAIN': the process at its thread
-   * limit) leaves nothing running.
+   * Queue-Boost monitor thread that cannot be created (code 'EAGAIN': a thread or memory limit)
+   * leaves nothing running.
    */
   active: boolean;
   /** Why eventboost is inactive and what to do; null when active. */

@@ -78,14 +78,16 @@ let state = { active: false, reason: 'not started', options: null };
 // to the application's own (register.js).
 let calls = 0;
 
-// errno names by number (ENOENT...), for start()'s result: the first of
-// two names for one number, as Node's own errors name it (EAGAIN, not
-// EWOULDBLOCK; ENOTSUP, not EOPNOTSUPP).
+// An errno's name (ENOENT...), for start()'s result: libuv's, as Node's
+// own errors name it (EAGAIN, not EWOULDBLOCK; ENOTSUP, not EOPNOTSUPP),
+// else the first of os.constants.errno's names for it.
+const UV_ERRORS = require('node:util').getSystemErrorMap();
 const ERRNO = {};
 for (const [name, n] of Object.entries(require('node:os').constants.errno)) ERRNO[n] ??= name;
+const errnoName = (errno) => UV_ERRORS.get(errno)?.[0] ?? ERRNO[-errno] ?? null;
 
 function result(reason, errno) {
-  return { active: false, reason, errno, code: errno ? ERRNO[-errno] ?? null : null };
+  return { active: false, reason, errno, code: errno ? errnoName(errno) : null };
 }
 
 function inactive(reason, errno = 0) {

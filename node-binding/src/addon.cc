@@ -119,12 +119,15 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
                             test_vote_delay_us, test_sleep_delay_us);
     if (err) {
       in->Stop();
+      // Of QueueMonitor::Start()'s steps only pthread_create() fails with
+      // EAGAIN (glibc's, also for a thread stack it cannot map).
       return Result(env, false, err, true,
                     err == -EAGAIN
-                        ? "Queue-Boost cannot create its monitor thread: the "
-                          "process is at its thread limit (ulimit -u, or its "
-                          "cgroup's pids.max); raise it, or start with "
-                          "queue: false"
+                        ? "Queue-Boost cannot create its monitor thread: a "
+                          "thread or memory limit is reached (ulimit -u counts "
+                          "the user's threads; the cgroup's pids.max; "
+                          "kernel.threads-max; ulimit -v); raise it, or start "
+                          "with queue: false"
                         : nullptr);
     }
   }

@@ -1545,7 +1545,8 @@ QueueMonitor::Counters QueueMonitor::counters() const {
   uint64_t since, boosted_ns;
   {
     // Under the vote: a boost the monitor ends between the two loads
-    // would be counted twice (closed, and still open).
+    // would be counted twice (closed, and still open).  The loop thread
+    // may wait here behind a vote's ioctl, as in EndBoost().
     std::lock_guard<std::mutex> lock(s->vote);
     since = s->boosted_since.load(std::memory_order_relaxed);
     boosted_ns = s->boosted_ns.load(std::memory_order_relaxed);

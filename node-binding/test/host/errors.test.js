@@ -77,8 +77,8 @@ setTimeout(() => setTimeout(() => {
   });
 });
 
-// A Queue-Boost monitor thread that cannot be created (the process or its
-// cgroup at its thread limit): start() says so by Node's name for the errno
+// A Queue-Boost monitor thread that cannot be created (a thread limit, the
+// user's or the cgroup's): start() says so by Node's name for the errno
 // and what to do, nothing of it is left running, and a later start() works.
 // A Worker's environment that goes right after such a start() (terminated
 // in a busy loop, its close callbacks not run) leaves the process running.
@@ -108,7 +108,7 @@ w.on('exit', () => {
 `, { EB_FAKE_FAIL_THREADS: '2' });
   assert.strictEqual(r.a.active, false);
   assert.strictEqual(r.a.code, 'EAGAIN');
-  assert.match(r.a.reason, /monitor thread.*thread limit/, r.a.reason);
+  assert.match(r.a.reason, /monitor thread.*limit.*ulimit -u.*pids\.max.*queue: false/, r.a.reason);
   assert.deepStrictEqual({ active: r.active, thread: r.thread }, { active: false, thread: null });
   assert.strictEqual(r.worker, 'EAGAIN');
   assert.deepStrictEqual({ b: r.b, watching: r.watching }, { b: true, watching: true });

@@ -62,12 +62,17 @@ __attribute__((constructor)) static void read_refusals(void)
 }
 
 static int thread_failures_left;
+static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
+				  void *(*)(void *), void *);
 
 __attribute__((constructor)) static void read_thread_failures(void)
 {
 	const char *n = getenv("EB_FAKE_FAIL_THREADS");
 
 	thread_failures_left = n ? atoi(n) : 0;
+	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *,
+				       void *(*)(void *), void *))
+		dlsym(RTLD_NEXT, "pthread_create");
 }
 
 /* Whether to take one of @left's failures: 1 while any is left. */
@@ -95,21 +100,15 @@ static int refuse_queue(void)
 int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 		   void *(*fn)(void *), void *arg)
 {
-	static int (*real)(pthread_t *, const pthread_attr_t *,
-			   void *(*)(void *), void *);
 	size_t len;
 	Dl_info in;
 
-	if (!real)
-		real = (int (*)(pthread_t *, const pthread_attr_t *,
-				void *(*)(void *), void *))
-			dlsym(RTLD_NEXT, "pthread_create");
 	if (dladdr((void *)fn, &in) && in.dli_fname &&
 	    (len = strlen(in.dli_fname)) > 5 &&
 	    !strcmp(in.dli_fname + len - 5, ".node") &&
 	    take_one(&thread_failures_left))
 		return EAGAIN;
-	return real(th, attr, fn, arg);
+	return real_pthread_create(th, attr, fn, arg);
 }
 
 int ioctl(int fd, unsigned long req, ...)
