@@ -4,8 +4,8 @@
 // the governor is absent.  One client per thread: the main thread and each
 // Worker that calls start() have their own.
 
-// One instance per thread (per realm: each Worker has its own): a second
-// copy of the package, a dependency's nested one say, gives the first's,
+// One instance per thread (each Worker has its own): a second copy of the
+// package, a dependency's nested one say, gives the first's,
 // or each would hook GC and watch the loop on its own, and stop() on one
 // would leave the other boosting; its start() and stop() act on the
 // thread's instance.  Unless the first has no native addon (inert): then
@@ -72,6 +72,14 @@ function loadNative() {
     'make, python3 and the Node headers)' };
 }
 const { native, loadError } = loadNative();
+// This copy loaded in another realm of the thread (a vm context: Jest's test
+// files), its addon through Node's require, one per thread: the thread's
+// one native instance has one state, the first realm's.
+if (native?.[INSTANCE]) {
+  Object.defineProperty(globalThis, INSTANCE, { value: native[INSTANCE], configurable: true });
+  module.exports = native[INSTANCE].api;
+  return;
+}
 
 let state = { active: false, reason: 'not started', options: null };
 // start() and stop() calls so far: the preload's deferred start gives way
@@ -282,7 +290,8 @@ module.exports = { start, stop, stats, boostFor, GC_KINDS };
 // For register.js only, off the public API.
 Object.defineProperty(module.exports, Symbol.for('eventboost.calls'), { value: () => calls });
 // (configurable: the package's tests load copies on purpose, deleting it)
-Object.defineProperty(globalThis, INSTANCE, {
-  value: { api: module.exports, file: __filename, version: VERSION, native: !!native, warned: false },
-  configurable: true,
-});
+const instance = { api: module.exports, file: __filename, version: VERSION, native: !!native, warned: false };
+Object.defineProperty(globalThis, INSTANCE, { value: instance, configurable: true });
+// Seen by this copy's require in any realm of the thread (its addon's
+// exports are the thread's, shared by them).
+if (native) Object.defineProperty(native, INSTANCE, { value: instance });

@@ -57,3 +57,34 @@ test('a first copy without its native addon does not make the thread inert: the 
   assert.strictEqual(r.stdout, 'false true true\n');
   assert.doesNotMatch(r.stderr, /EVENTBOOST_SECOND_COPY/);
 });
+
+// The package loaded again in another realm of the thread (a vm context:
+// Jest runs each test file in one, and loads addons with Node's own
+// require, so both realms share the thread's one native instance): the
+// second realm's require gives the first's instance, or each realm would
+// keep a state of its own over one native client, and one's start() or
+// stop() would change what the other says it runs.
+test('the package loaded in a second realm of the thread gives the first realm\'s instance', () => {
+  const { runFake } = require('./fake.js');
+  const r = runFake(`
+const vm = require('node:vm');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const a = require(process.env.EB_PKG);
+const file = path.join(process.env.EB_PKG, 'index.js');
+// As Jest loads a module into a test file's context.
+const realm = vm.createContext({ process, console });
+const fn = vm.compileFunction(require('node:fs').readFileSync(file, 'utf8'),
+  ['exports', 'require', 'module', '__filename', '__dirname'], { parsingContext: realm, filename: file });
+const m = { exports: {} };
+fn.call(m.exports, m.exports, createRequire(file), m, file, process.env.EB_PKG);
+const b = m.exports;
+const out = { start: a.start({ gc: false, queue: false, device: process.env.EB_FAKE_DEVICE }).active };
+out.same = a === b;
+out.bActive = b.stats().active;
+b.stop();
+out.aActiveAfterBStop = a.stats().active;
+console.log(JSON.stringify(out));
+`);
+  assert.deepStrictEqual(r, { start: true, same: true, bActive: true, aActiveAfterBStop: false });
+});
