@@ -247,9 +247,20 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 		if (!ret)
 			ret = eb_cpu_may_boost(cpu, now);
 		if (ret) {
+			/*
+			 * Votes held elsewhere, their thread moved here: they
+			 * move now, as at the client's tick (onto a spent
+			 * policy, they end), not a tick later.
+			 */
+			from = c->votes && c->vote_cpu != cpu ?
+			       eb_client_set_votes(c, c->votes, cpu, now) : -1;
 			raw_spin_unlock_irqrestore(&c->lock, flags);
 			trace_eventboost_hint(cpu, task_pid_nr(current), reason,
 					      set, timed_us, votes, ret);
+			if (from >= 0) {
+				eb_cpu_update(cpu, -1, 0, true);
+				eb_cpu_update(from, -1, 0, true);
+			}
 			return ret;
 		}
 	}

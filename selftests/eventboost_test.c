@@ -1096,11 +1096,13 @@ static int spend_last_budget(struct __test_metadata *_metadata,
  * A vote that moves onto a policy whose budget is spent ends there, as that
  * policy's sweep ended the votes it found: its thread rebound (EB_IOC_BIND)
  * or migrated there.  A hint from there is refused (EBUSY), as a new vote
- * there is, the vote ended by its move.
+ * there is, the vote ended by its move, which the hint makes if the tick
+ * has not.
  */
 TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
 {
 	struct bind_target t = { .cpu = self->last_cpu };
+	struct eb_client_info info;
 	struct eb_bind b = { 0 };
 	int fd, tries, ret, moved = 0;
 	pthread_t th;
@@ -1153,6 +1155,24 @@ TEST_F_TIMEOUT(eb, a_vote_moved_onto_a_spent_policy_ends, 90)
 			goto rolled;
 		EXPECT_EQ(0, ret);
 		EXPECT_EQ(0u, client_info(fd).votes);
+		/*
+		 * A hint for a kind not held, from there, before the tick
+		 * moved the held vote: refused, and the held vote moves with
+		 * it, ending, not a tick later (until 2026-12-07 it stayed on
+		 * the CPU its thread had left).
+		 */
+		ASSERT_EQ(0, pin(0));
+		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+		ASSERT_EQ(0, client_info(fd).vote_cpu);
+		ASSERT_EQ(0, pin(self->last_cpu));
+		ret = hint(fd, EB_IOC_QUEUE_BUSY);
+		info = client_info(fd);
+		if (!budget_spent(fd, self->last_cpu))
+			goto rolled;
+		EXPECT_EQ(-EBUSY, ret);
+		EXPECT_EQ(0u, info.votes)
+			TH_LOG("a refused hint left vote %u held on cpu %d, which its thread left",
+			       info.votes, info.vote_cpu);
 		/* Without the hint: the tick moves the vote, which ends. */
 		ASSERT_EQ(0, pin(0));
 		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));

@@ -31,10 +31,10 @@
  * -EBADF a hint or EB_IOC_BIND through a file not opened for writing.
  * A failing call changes nothing, with three exceptions: -ESRCH from a hint
  * also ends the client's votes (they were for the exited thread's CPU), so
- * does -EBUSY from a hint for a kind held while the bound thread moved to a
- * CPU whose policy's budget is spent (the move ends them; the client's next
- * look, within a tick, ends them anyway), and a hint refused with -EBUSY
- * counts as asking for its kind (the fair share above).
+ * does -EBUSY from a hint while the bound thread moved to a CPU whose
+ * policy's budget is spent (the move ends them; the client's next look,
+ * within a tick, ends them anyway), and a hint refused with -EBUSY counts
+ * as asking for its kind (the fair share above).
  */
 #ifndef _UAPI_LINUX_EVENTBOOST_H
 #define _UAPI_LINUX_EVENTBOOST_H
