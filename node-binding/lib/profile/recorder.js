@@ -90,9 +90,10 @@ class Recorder {
       this.markLast = performance.now();
     };
     this.als = new asyncHooks.AsyncLocalStorage();
-    // The context the marks are armed in: the one the recorder is made in
-    // (the preload's, before the application runs), not the callback's
-    // whose after hook arms one, nor, through it, every mark's after it.
+    // The context the marks are armed in: the one the recorder is made in,
+    // which must be before any application code runs (the preload's), not
+    // the callback's whose after hook arms one, nor, through it, every
+    // mark's after it.
     this.markScope = new asyncHooks.AsyncResource('eventboost.profile.mark');
     this.running = false;
   }
@@ -133,8 +134,10 @@ class Recorder {
       },
     });
     this.hook.enable();
-    // An exception that reaches the top skips the after hooks of the stack.
-    this.onUncaught = () => { this.depth = 1; };
+    // An exception that reaches the top skips the after hooks of the stack
+    // but the outermost's, which follows; a rejection nothing handled is
+    // taken outside any callback (async id 0), no after hook follows.
+    this.onUncaught = () => { this.depth = asyncHooks.executionAsyncId() === 0 ? 0 : 1; };
     process.on('uncaughtExceptionMonitor', this.onUncaught);
 
     this.obs = new PerformanceObserver((list) => {

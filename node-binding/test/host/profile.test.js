@@ -372,6 +372,34 @@ test("the mark timers run outside the application's async context", async () => 
   assert.strictEqual(carried, 0, `${carried} of ${stores.length} mark timers carried the application's store`);
 });
 
+// An application that takes uncaught exceptions (an 'uncaughtException'
+// handler): a promise rejection nothing handles reaches it from outside any
+// callback, with no after hook to follow, and the recording goes on (until
+// 2026-12-07 every later callback looked nested: nothing was recorded).
+test('a rejection nothing handles, taken by the application, does not stop the recording', () => {
+  const { spawnSync } = require('node:child_process');
+  const r = spawnSync(process.execPath, ['-e', `
+const { Recorder } = require(${JSON.stringify(path.resolve(__dirname, '../../lib/profile/recorder'))});
+const rec = new Recorder();
+rec.start();
+process.on('uncaughtException', () => {});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+setTimeout(() => { Promise.reject(new Error('not handled')); }, 1);
+setTimeout(async () => {
+  const depth = rec.depth;
+  const idle0 = rec.idle.length;
+  await sleep(30);
+  await sleep(30);
+  console.log(JSON.stringify({ depth, waits: rec.idle.length - idle0 }));
+  rec.stop();
+}, 50);
+`], { encoding: 'utf8' });
+  assert.strictEqual(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.strictEqual(out.depth, 1, 'a callback after the rejection is a top-level one');
+  assert.ok(out.waits >= 2, `the loop's waits after it are recorded: ${out.waits}`);
+});
+
 // Requests still running when the report is written are counted as such.
 test('a request still running at the report is counted unfinished', async () => {
   const out = await busy('unfinished', async (port) => {
