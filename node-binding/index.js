@@ -72,19 +72,23 @@ function loadNative() {
     'make, python3 and the Node headers)' };
 }
 const { native, loadError } = loadNative();
-// This copy loaded in another realm of the thread (a vm context: Jest's test
-// files), its addon through Node's require, one per thread: the thread's
-// one native instance has one state, the first realm's.
-if (native?.[INSTANCE]) {
-  Object.defineProperty(globalThis, INSTANCE, { value: native[INSTANCE], configurable: true });
-  module.exports = native[INSTANCE].api;
-  return;
-}
 
-let state = { active: false, reason: 'not started', options: null };
+// The thread's state, kept on its addon's exports: those are the thread's
+// own, one native instance, shared by every realm that loads this copy (a
+// vm context, as Jest runs each test file, loads addons with Node's
+// require), so that one realm's start() or stop() is what another's stats()
+// says.  Each realm has its own functions (its own errors and results);
+// the state is primitives only, so that no realm keeps another alive.
+// Without the addon, this realm's alone.
+const STATE = Symbol.for('eventboost.state');  // {active, reason, options} as JSON
 // start() and stop() calls so far: the preload's deferred start gives way
 // to the application's own (register.js).
-let calls = 0;
+const CALLS = Symbol.for('eventboost.calls.count');
+const holder = native ?? {};
+const NOT_STARTED = JSON.stringify({ active: false, reason: 'not started', options: null });
+function getState() { return JSON.parse(holder[STATE] ?? NOT_STARTED); }
+function setState(active, reason, options) { holder[STATE] = JSON.stringify({ active, reason, options }); }
+function countCall() { holder[CALLS] = (holder[CALLS] ?? 0) + 1; }
 
 // An errno's name (ENOENT...), for start()'s result: libuv's, as Node's
 // own errors name it (EAGAIN, not EWOULDBLOCK; ENOTSUP, not EOPNOTSUPP),
@@ -99,7 +103,7 @@ function result(reason, errno) {
 }
 
 function inactive(reason, errno = 0) {
-  state = { active: false, reason, options: null };
+  setState(false, reason, null);
   return result(reason, errno);
 }
 
@@ -146,7 +150,7 @@ function testDelayUs(name) {
  */
 function start(options) {
   const o = normalize(options);
-  calls++;
+  countCall();
   const voteDelayUs = testDelayUs('EVENTBOOST_TEST_VOTE_DELAY_US');
   const sleepDelayUs = testDelayUs('EVENTBOOST_TEST_SLEEP_DELAY_US');
   if (!native) {
@@ -156,21 +160,22 @@ function start(options) {
   const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
     o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
   // Not opened: what ran runs on (native.start() stopped nothing).
-  if (!r.active && !r.stopped && state.active) return result(r.reason, r.errno);
+  if (!r.active && !r.stopped && getState().active) return result(r.reason, r.errno);
   if (!r.active) return inactive(r.reason, r.errno);
-  state = { active: true, reason: null, options: o };
+  setState(true, null, o);
   return { active: true, reason: null, errno: 0, code: null };
 }
 
 /** Stop: unhook, end every vote, close the client.  Safe to call twice. */
 function stop() {
-  calls++;
+  countCall();
   if (native) native.stop();
   // Inactive before: why, kept (a shutdown handler that logs it).
+  const state = getState();
   let reason = 'stopped';
   if (state.reason?.startsWith('stopped')) reason = state.reason;
   else if (!state.active && state.reason !== 'not started') reason += ` (inactive before: ${state.reason})`;
-  state = { active: false, reason, options: null };
+  setState(false, reason, null);
 }
 
 const BOOST_FOR_MAX_US = 10000000;
@@ -192,7 +197,7 @@ function boostFor(usec) {
     e.code = 'ERR_OUT_OF_RANGE';
     throw e;
   }
-  if (!native || !state.active) return false;
+  if (!native || !getState().active) return false;
   return native.boostFor(usec) === 0;
 }
 
@@ -202,7 +207,7 @@ function ms(ns) { return ns / 1e6; }
 // by the eventboost governor (another governor selected, or a machine, such
 // as many cloud VMs, without a cpufreq driver).  Says so, else null.
 function idleReason(n, k) {
-  if (!state.active || !n || (k && k.governed)) return null;
+  if (!n || (k && k.governed)) return null;
   let governor = null;
   try {
     governor = fs.readFileSync(`/sys/devices/system/cpu/cpu${n.cpu}/cpufreq/scaling_governor`, 'utf8').trim();
@@ -217,6 +222,7 @@ function idleReason(n, k) {
 /** What this thread's eventboost did, and the kernel's view of its core's policy. */
 function stats() {
   const n = native ? native.stats() : null;
+  const state = getState();
   const o = state.options;
   const g = n ? n.gc : null;
   const q = n ? n.queue : null;
@@ -288,10 +294,9 @@ function stats() {
 
 module.exports = { start, stop, stats, boostFor, GC_KINDS };
 // For register.js only, off the public API.
-Object.defineProperty(module.exports, Symbol.for('eventboost.calls'), { value: () => calls });
+Object.defineProperty(module.exports, Symbol.for('eventboost.calls'), { value: () => holder[CALLS] ?? 0 });
 // (configurable: the package's tests load copies on purpose, deleting it)
-const instance = { api: module.exports, file: __filename, version: VERSION, native: !!native, warned: false };
-Object.defineProperty(globalThis, INSTANCE, { value: instance, configurable: true });
-// Seen by this copy's require in any realm of the thread (its addon's
-// exports are the thread's, shared by them).
-if (native) Object.defineProperty(native, INSTANCE, { value: instance });
+Object.defineProperty(globalThis, INSTANCE, {
+  value: { api: module.exports, file: __filename, version: VERSION, native: !!native, warned: false },
+  configurable: true,
+});

@@ -59,32 +59,53 @@ test('a first copy without its native addon does not make the thread inert: the 
 });
 
 // The package loaded again in another realm of the thread (a vm context:
-// Jest runs each test file in one, and loads addons with Node's own
-// require, so both realms share the thread's one native instance): the
-// second realm's require gives the first's instance, or each realm would
-// keep a state of its own over one native client, and one's start() or
-// stop() would change what the other says it runs.
-test('the package loaded in a second realm of the thread gives the first realm\'s instance', () => {
+// Jest runs each test file in one, loading its modules there and addons
+// with Node's require, so every realm shares the thread's one native
+// instance): one state for the thread, or each realm would keep its own
+// over one native client, and one's start() or stop() would change what
+// the other runs without its knowing.  Each realm keeps its own functions,
+// errors and results (Jest's toThrow(TypeError) is the test file's).
+test('the package loaded in another realm of the thread shares its state, with its own errors', () => {
   const { runFake } = require('./fake.js');
   const r = runFake(`
 const vm = require('node:vm');
-const { createRequire } = require('node:module');
+const fs = require('node:fs');
 const path = require('node:path');
+const { createRequire } = require('node:module');
 const a = require(process.env.EB_PKG);
-const file = path.join(process.env.EB_PKG, 'index.js');
-// As Jest loads a module into a test file's context.
+// As Jest loads a module into a test file's context: JavaScript there,
+// addons and Node's own modules through Node's require.
 const realm = vm.createContext({ process, console });
-const fn = vm.compileFunction(require('node:fs').readFileSync(file, 'utf8'),
-  ['exports', 'require', 'module', '__filename', '__dirname'], { parsingContext: realm, filename: file });
-const m = { exports: {} };
-fn.call(m.exports, m.exports, createRequire(file), m, file, process.env.EB_PKG);
-const b = m.exports;
-const out = { start: a.start({ gc: false, queue: false, device: process.env.EB_FAKE_DEVICE }).active };
+const cache = new Map();
+function load(file) {
+  if (cache.has(file)) return cache.get(file).exports;
+  const m = { exports: {} };
+  cache.set(file, m);
+  const fn = vm.compileFunction(fs.readFileSync(file, 'utf8'),
+    ['exports', 'require', 'module', '__filename', '__dirname'], { parsingContext: realm, filename: file });
+  const node = createRequire(file);
+  const req = (id) => (id.startsWith('.') && !id.endsWith('.node') && !id.endsWith('.json')
+    ? load(node.resolve(id)) : node(id));
+  fn.call(m.exports, m.exports, req, m, file, path.dirname(file));
+  return m.exports;
+}
+const b = load(path.join(process.env.EB_PKG, 'index.js'));
+const out = { start: a.start({ gc: ['mark-compact'], queue: false, device: process.env.EB_FAKE_DEVICE }).active };
 out.same = a === b;
 out.bActive = b.stats().active;
+out.bKinds = b.stats().gc.kinds;
+try { b.start({ queueFactor: 0.5 }); } catch (e) {
+  out.bError = { realms: e instanceof vm.runInContext('RangeError', realm), code: e.code };
+}
+out.bActiveAfterBadStart = b.stats().active;
 b.stop();
-out.aActiveAfterBStop = a.stats().active;
+out.aAfterBStop = { active: a.stats().active, reason: a.stats().reason };
+out.calls = [a[Symbol.for('eventboost.calls')](), b[Symbol.for('eventboost.calls')]()];
 console.log(JSON.stringify(out));
 `);
-  assert.deepStrictEqual(r, { start: true, same: true, bActive: true, aActiveAfterBStop: false });
+  assert.deepStrictEqual(r, {
+    start: true, same: false, bActive: true, bKinds: ['mark-compact'],
+    bError: { realms: true, code: 'ERR_OUT_OF_RANGE' }, bActiveAfterBadStart: true,
+    aAfterBStop: { active: false, reason: 'stopped' }, calls: [2, 2],
+  });
 });
