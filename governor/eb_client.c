@@ -248,19 +248,19 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 			ret = eb_cpu_may_boost(cpu, now);
 		if (ret) {
 			/*
-			 * Votes held elsewhere, their thread moved here: they
-			 * move now, as at the client's tick (onto a spent
-			 * policy, they end), not a tick later.
+			 * Votes held elsewhere, their thread moved here onto a
+			 * spent policy: they end now, as the move at the
+			 * client's tick ends them, not a tick later.  Other
+			 * moves are the tick's (it applies the share's rules).
 			 */
-			from = c->votes && c->vote_cpu != cpu ?
+			from = c->votes && c->vote_cpu != cpu &&
+			       eb_cpu_budget_spent(cpu, now) ?
 			       eb_client_set_votes(c, c->votes, cpu, now) : -1;
 			raw_spin_unlock_irqrestore(&c->lock, flags);
 			trace_eventboost_hint(cpu, task_pid_nr(current), reason,
 					      set, timed_us, votes, ret);
-			if (from >= 0) {
-				eb_cpu_update(cpu, -1, 0, true);
+			if (from >= 0)
 				eb_cpu_update(from, -1, 0, true);
-			}
 			return ret;
 		}
 	}

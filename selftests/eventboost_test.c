@@ -1373,6 +1373,19 @@ TEST_F_TIMEOUT(eb, a_sweep_spares_a_vote_the_budget_came_back_for, 90)
  * while the stop runs; the stop then waits for the read (RCU) before it
  * frees the policy.
  */
+/* A task's state letter (R, S, D...) from its pre-opened /proc stat. */
+static char task_state(int stat_fd)
+{
+	char buf[512], *p;
+	ssize_t n = pread(stat_fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 struct stats_race {
 	int go;				/* 1: read; 2: stop */
 	int err;			/* the read's */
@@ -1380,32 +1393,29 @@ struct stats_race {
 	struct eb_policy_stats st;
 };
 
-TEST_F_TIMEOUT(eb, a_stats_read_the_stop_overtook_reads_not_governed, 60)
+/*
+ * One try: 1 with the held read's outcome in @sh, 0 when the hold ran out
+ * (EBTP_HOLD_MAX_MS): on PREEMPT_RT a task preempted on the held CPU may
+ * hold a lock the stop needs.  The policy governed again after it.
+ */
+static int stats_race_once(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(eb) *self, struct stats_race *sh,
+			   int fd, int release_fd, uint64_t *bound)
 {
 	struct eb_policy_stats st0, st;
-	struct stats_race *sh;
-	long held0, late0;
-	uint64_t t0, released, ended;
+	uint64_t t0, released, step[3];
 	pid_t reader, stopper;
-	int fd, release_fd, status;
-	char gov[160], tid[16];
+	int stat_fd, status;
+	char gov[160], path[64], tid[16];
+	long held0, late0;
 
-	ASSERT_EQ(0, access(PAUSE_PARAM "hold_stats", W_OK))
-		TH_LOG("load ebtest_pause.ko after eventboost.ko (selftests/run_guest.sh does)");
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, sh);
-	ASSERT_EQ(0, pin(0));
-	fd = eb_open();
-	ASSERT_GE(fd, 0);
+	memset(sh, 0, sizeof(*sh));
 	/* Governed long enough that counting it twice is far past the bound. */
 	msleep(1000);
 	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
 	t0 = eb_now_ns();
 	ASSERT_TRUE(st0.flags & EB_POLICY_GOVERNED);
 	ASSERT_GE(st0.governed_ns, 900000000ull);
-	release_fd = open(PAUSE_PARAM "release", O_WRONLY | O_CLOEXEC);
-	ASSERT_GE(release_fd, 0);
 	held0 = read_long(PAUSE_PARAM "stats_held");
 	late0 = read_long(PAUSE_PARAM "held_too_long");
 	snprintf(gov, sizeof(gov), EB_CPUFREQ "/policy%d/scaling_governor",
@@ -1439,6 +1449,9 @@ TEST_F_TIMEOUT(eb, a_stats_read_the_stop_overtook_reads_not_governed, 60)
 		sh->stop_ended = eb_now_ns();
 		_exit(0);
 	}
+	snprintf(path, sizeof(path), "/proc/%d/stat", stopper);
+	stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+	ASSERT_GE(stat_fd, 0);
 	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "release", "0"));
 	snprintf(tid, sizeof(tid), "%d", reader);
 	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_stats", tid));
@@ -1447,45 +1460,77 @@ TEST_F_TIMEOUT(eb, a_stats_read_the_stop_overtook_reads_not_governed, 60)
 		msleep(1);
 	ASSERT_NE(held0, read_long(PAUSE_PARAM "stats_held"))
 		TH_LOG("the stats read was not held");
+	step[0] = eb_now_ns();
 	/*
 	 * The stop runs up to its wait for the held read: it unpublishes the
-	 * policy (a read now finds none), then counts its time under the lock
-	 * at once, needing nothing of the held CPU.
+	 * policy (a read now finds none), counts its time under the lock,
+	 * and sleeps first after that (uninterruptibly, in its RCU wait or a
+	 * timer's cancel), needing nothing of the held CPU.
 	 */
 	__atomic_store_n(&sh->go, 2, __ATOMIC_RELEASE);
-	for (int i = 0; i < 3000; i++) {
+	for (int i = 0; i < 6000; i++) {
 		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
 		if (!(st.flags & EB_POLICY_GOVERNED))
 			break;
 		msleep(1);
 	}
-	ASSERT_EQ(0, st.flags & EB_POLICY_GOVERNED)
-		TH_LOG("the stop did not begin");
-	msleep(50);
+	step[1] = eb_now_ns();
+	for (int i = 0; i < 6000 && task_state(stat_fd) != 'D'; i++)
+		msleep(1);
+	step[2] = eb_now_ns();
 	released = eb_now_ns();
 	ASSERT_EQ(2, write(release_fd, "1\n", 2));
 	ASSERT_EQ(reader, waitpid(reader, &status, 0));
 	EXPECT_EQ(0, status);
 	ASSERT_EQ(stopper, waitpid(stopper, &status, 0));
 	EXPECT_EQ(0, status);
-	ended = eb_now_ns();
-	ASSERT_EQ(late0, read_long(PAUSE_PARAM "held_too_long"))
-		TH_LOG("the read was let go late: the test's steps took 5 s");
+	*bound = st0.governed_ns + (eb_now_ns() - t0);
+	close(stat_fd);
+	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_stats", "0"));
+	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
+	if (read_long(PAUSE_PARAM "held_too_long") != late0) {
+		TH_LOG("the hold ran out: stop unpublished %llu ms, asleep %llu ms after the hold",
+		       (unsigned long long)(step[1] - step[0]) / 1000000,
+		       (unsigned long long)(step[2] - step[0]) / 1000000);
+		return 0;
+	}
+	ASSERT_EQ(0, st.flags & EB_POLICY_GOVERNED)
+		TH_LOG("the stop did not begin");
 	/* The premise: the stop began before the release and waited for it. */
 	ASSERT_LT(sh->stop_began, released);
 	ASSERT_GT(sh->stop_ended, released);
+	return 1;
+}
+
+TEST_F_TIMEOUT(eb, a_stats_read_the_stop_overtook_reads_not_governed, 90)
+{
+	struct stats_race *sh;
+	int fd, release_fd, tries, clean = 0;
+	uint64_t bound = 0;
+
+	ASSERT_EQ(0, access(PAUSE_PARAM "hold_stats", W_OK))
+		TH_LOG("load ebtest_pause.ko after eventboost.ko (selftests/run_guest.sh does)");
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
+	ASSERT_EQ(0, pin(0));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	release_fd = open(PAUSE_PARAM "release", O_WRONLY | O_CLOEXEC);
+	ASSERT_GE(release_fd, 0);
+	for (tries = 0; tries < 3 && !clean; tries++)
+		clean = stats_race_once(_metadata, self, sh, fd, release_fd, &bound);
+	ASSERT_TRUE(clean) TH_LOG("the hold ran out in each of %d tries", tries);
 	ASSERT_EQ(0, sh->err);
-	EXPECT_LE(sh->st.governed_ns, st0.governed_ns + (ended - t0))
+	EXPECT_LE(sh->st.governed_ns, bound)
 		TH_LOG("governed %llu ns in %llu ns: the stop's time counted twice",
 		       (unsigned long long)sh->st.governed_ns,
-		       (unsigned long long)(st0.governed_ns + (ended - t0)));
+		       (unsigned long long)bound);
 	EXPECT_EQ(0, sh->st.flags & EB_POLICY_GOVERNED);
 	EXPECT_EQ(0, sh->st.governed_ns);
-	ASSERT_EQ(0, eb_write_str(PAUSE_PARAM "hold_stats", "0"));
 	close(release_fd);
 	close(fd);
 	munmap(sh, sizeof(*sh));
-	ASSERT_EQ(0, set_policy_attr(self->pol_last, "scaling_governor", "eventboost"));
 }
 
 /*
