@@ -19,7 +19,9 @@ try {
 }
 const first = globalThis[INSTANCE];
 if (first?.native) {
-  if (!first.warned) {
+  // (The same file evaluated again, as jest.resetModules() does, is no
+  // second copy.)
+  if (!first.warned && first.file !== __filename) {
     first.warned = true;
     process.emitWarning(`eventboost: a second copy of the package (${VERSION ?? 'version unknown'}, ` +
       `${__filename}) gives the first's (${first.version ?? 'version unknown'}, ${first.file}): ` +
@@ -86,8 +88,12 @@ const STATE = Symbol.for('eventboost.state');  // {active, reason, options} as J
 const CALLS = Symbol.for('eventboost.calls.count');
 const holder = native ?? {};
 const NOT_STARTED = JSON.stringify({ active: false, reason: 'not started', options: null });
+const ACTIVE = Symbol.for('eventboost.active');  // the state's active, for boostFor() without a parse
 function getState() { return JSON.parse(holder[STATE] ?? NOT_STARTED); }
-function setState(active, reason, options) { holder[STATE] = JSON.stringify({ active, reason, options }); }
+function setState(active, reason, options) {
+  holder[STATE] = JSON.stringify({ active, reason, options });
+  holder[ACTIVE] = active;
+}
 function countCall() { holder[CALLS] = (holder[CALLS] ?? 0) + 1; }
 
 // An errno's name (ENOENT...), for start()'s result: libuv's, as Node's
@@ -197,7 +203,7 @@ function boostFor(usec) {
     e.code = 'ERR_OUT_OF_RANGE';
     throw e;
   }
-  if (!native || !getState().active) return false;
+  if (!native || holder[ACTIVE] !== true) return false;
   return native.boostFor(usec) === 0;
 }
 

@@ -134,9 +134,10 @@ class Recorder {
       },
     });
     this.hook.enable();
-    // An exception that reaches the top skips the after hooks of the stack
-    // but the outermost's, which follows; a rejection nothing handled is
-    // taken outside any callback (async id 0), no after hook follows.
+    // An exception that reaches the top: Node emits the after hooks of the
+    // stack it unwinds (the first, at depth 1, ends the callback).  One
+    // taken outside any callback (async id 0: a rejection nothing handled,
+    // a microtask's throw) has none to follow.
     this.onUncaught = () => { this.depth = asyncHooks.executionAsyncId() === 0 ? 0 : 1; };
     process.on('uncaughtExceptionMonitor', this.onUncaught);
 

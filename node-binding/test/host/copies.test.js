@@ -109,3 +109,17 @@ console.log(JSON.stringify(out));
     aAfterBStop: { active: false, reason: 'stopped' }, calls: [2, 2],
   });
 });
+
+// The same file evaluated again in the same realm (jest.resetModules(), a
+// require cache emptied) is no second copy: the instance, and no warning.
+test('the same copy evaluated again gives the instance without a warning', () => {
+  const r = run(`
+    const a = require(${JSON.stringify(pkg)});
+    a.start({ device: '/nonexistent' });
+    for (const k of Object.keys(require.cache)) if (!k.endsWith('.node')) delete require.cache[k];
+    const b = require(${JSON.stringify(pkg)});
+    console.log(a === b);
+  `);
+  assert.strictEqual(r.stdout, 'true\n');
+  assert.doesNotMatch(r.stderr, /EVENTBOOST_SECOND_COPY/);
+});
