@@ -259,8 +259,11 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 			raw_spin_unlock_irqrestore(&c->lock, flags);
 			trace_eventboost_hint(cpu, task_pid_nr(current), reason,
 					      set, timed_us, votes, ret);
-			if (from >= 0)
+			/* (Moved, not ended, if the budget was raised since.) */
+			if (from >= 0) {
+				eb_cpu_update(cpu, -1, 0, true);
 				eb_cpu_update(from, -1, 0, true);
+			}
 			return ret;
 		}
 	}
