@@ -1058,12 +1058,7 @@ TEST_F(eb, raising_the_budget_releases_a_spent_one)
 	EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
 }
 
-/*
- * Spend the budget of the last CPU's policy (10%: 100 ms a window, so a
- * process's share, 50 ms, outlasts a test's few steps) in one window, as
- * budget_ends_and_refuses_boosts does; every other policy's is lifted.
- * 1 when it is spent, else 0.
- */
+/* Whether @cpu's policy has spent its budget for this window. */
 static int budget_spent(int fd, int cpu)
 {
 	struct eb_policy_stats st;
@@ -1072,6 +1067,12 @@ static int budget_spent(int fd, int cpu)
 	       (st.flags & EB_POLICY_BUDGET_SPENT);
 }
 
+/*
+ * Spend the budget of the last CPU's policy (10%: 100 ms a window, so a
+ * process's share, 50 ms, outlasts a test's few steps) in one window, as
+ * budget_ends_and_refuses_boosts does; every other policy's is lifted.
+ * 1 when it is spent, else 0.
+ */
 static int spend_last_budget(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(eb) *self, int fd)
 {
