@@ -52,24 +52,22 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 	return 0;
 }
 
-static int refusals_left;
-
-__attribute__((constructor)) static void read_refusals(void)
-{
-	const char *n = getenv("EB_FAKE_REFUSE_QUEUE");
-
-	refusals_left = n ? atoi(n) : 0;
-}
-
-static int thread_failures_left;
+static int refusals_left, thread_failures_left;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
 
-__attribute__((constructor)) static void read_thread_failures(void)
+/* A count of failures to fake from the environment variable @name. */
+static int env_count(const char *name)
 {
-	const char *n = getenv("EB_FAKE_FAIL_THREADS");
+	const char *n = getenv(name);
 
-	thread_failures_left = n ? atoi(n) : 0;
+	return n ? atoi(n) : 0;
+}
+
+__attribute__((constructor)) static void read_env(void)
+{
+	refusals_left = env_count("EB_FAKE_REFUSE_QUEUE");
+	thread_failures_left = env_count("EB_FAKE_FAIL_THREADS");
 	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *,
 				       void *(*)(void *), void *))
 		dlsym(RTLD_NEXT, "pthread_create");
