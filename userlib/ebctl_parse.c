@@ -241,14 +241,13 @@ static bool is_cpulist_sep(char c)
 	return c == ' ' || c == ',' || c == '\t' || c == '\n';
 }
 
-int ebp_parse_cpulist(const char *s, unsigned int *cpus, size_t max,
-		      size_t *n)
+/* Count the CPUs of list @s, storing the first @max of them in @cpus. */
+static int cpulist_walk(const char *s, unsigned int *cpus, size_t max,
+			size_t *n)
 {
 	size_t stored = 0, count = 0;
 	const char *p = s;
 
-	if (!s || !n)
-		return -EINVAL;
 	for (;;) {
 		unsigned long long lo, hi, c;
 
@@ -276,11 +275,21 @@ int ebp_parse_cpulist(const char *s, unsigned int *cpus, size_t max,
 	return 0;
 }
 
+/* Checked whole before anything is stored: a refused list stores nothing. */
+int ebp_parse_cpulist(const char *s, unsigned int *cpus, size_t max,
+		      size_t *n)
+{
+	size_t count;
+
+	if (!s || !n || cpulist_walk(s, NULL, 0, &count))
+		return -EINVAL;
+	return cpulist_walk(s, cpus, max, n);
+}
+
 int ebp_parse_policy_list(const char *s, unsigned int *ids, size_t max,
 			  size_t *n, bool *all)
 {
 	size_t count;
-	int err;
 
 	if (!s || !n || !all)
 		return -EINVAL;
@@ -291,16 +300,12 @@ int ebp_parse_policy_list(const char *s, unsigned int *ids, size_t max,
 	}
 	if (!*s || strspn(s, "0123456789,-") != strlen(s))
 		return -EINVAL;
-	err = ebp_parse_cpulist(s, ids, max, &count);
-	if (err)
-		return err;
-	if (!count)
+	if (cpulist_walk(s, NULL, 0, &count) || !count)
 		return -EINVAL;
 	if (count > max)
 		return -E2BIG;
 	*all = false;
-	*n = count;
-	return 0;
+	return cpulist_walk(s, ids, max, n);
 }
 
 #define FREQ_FORMS "2.6GHz, 2600MHz, 2600000kHz, 2600000 (kHz), " \

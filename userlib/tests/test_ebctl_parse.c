@@ -111,9 +111,10 @@ static const struct u_case pct_cases[] = {
 
 enum which { FREQ, DURATION, PCT };
 
+/* @v holds a seed the parser must leave as it is on failure. */
 static int run_parse(enum which w, const char *in, unsigned long long *v)
 {
-	unsigned int u;
+	unsigned int u = (unsigned int)*v;
 	int ret;
 
 	switch (w) {
@@ -140,7 +141,8 @@ static void test_cases(enum which w, const char *what,
 	for (i = 0; i < n; i++) {
 		unsigned long long v = 12345;
 		int ret = run_parse(w, c[i].in, &v);
-		int ok = ret == c[i].ret && (ret || v == c[i].val);
+		/* A failure leaves the output untouched (ebctl_parse.h). */
+		int ok = ret == c[i].ret && v == (ret ? 12345 : c[i].val);
 
 		snprintf(name, sizeof(name), "%s \"%s\" -> %s", what, c[i].in,
 			 c[i].ret ? "-EINVAL" : "value");
@@ -274,6 +276,34 @@ static void test_settings(void)
 	       "setting budget_pct=30");
 }
 
+/* Refused lists whose start is valid (the last too long for a policy
+ * list): nothing of them is stored. */
+static bool untouched_on_failure(bool policy)
+{
+	static const char *const bad[] = { "0-3,5-", "0-3,x", "1,2,3-1", "0-99" };
+	unsigned int ids[8];
+	size_t i, j, n;
+	bool all;
+	int ret;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]) - !policy; i++) {
+		for (j = 0; j < 8; j++)
+			ids[j] = 777;
+		n = 5;
+		all = true;
+		ret = policy ? ebp_parse_policy_list(bad[i], ids, 8, &n, &all) :
+			       ebp_parse_cpulist(bad[i], ids, 8, &n);
+		if (!ret)
+			return false;
+		for (j = 0; j < 8; j++)
+			if (ids[j] != 777)
+				return false;
+		if (n != 5 || !all)
+			return false;
+	}
+	return true;
+}
+
 static void test_policy_list(void)
 {
 	unsigned int ids[8];
@@ -298,6 +328,8 @@ static void test_policy_list(void)
 	       "policy list junk is rejected");
 	report(ebp_parse_policy_list("0-99", ids, 8, &n, &all) == -E2BIG,
 	       "policy list longer than the buffer is refused");
+	report(untouched_on_failure(true),
+	       "policy list: a refused list leaves ids, n and all untouched");
 }
 
 static void test_cpulist(void)
@@ -320,6 +352,8 @@ static void test_cpulist(void)
 	       "cpulist junk is rejected");
 	report(ebp_parse_cpulist("1-", cpus, 8, &n) == -EINVAL,
 	       "cpulist open range is rejected");
+	report(untouched_on_failure(false),
+	       "cpulist: a refused list leaves cpus and n untouched");
 
 	cpus[0] = 0; cpus[1] = 1; cpus[2] = 2; cpus[3] = 3; cpus[4] = 8;
 	cpus[5] = 10; cpus[6] = 11;
