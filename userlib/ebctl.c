@@ -97,11 +97,13 @@ static const char status_usage[] =
 "for policies run by eventboost also base/boost frequency, path (fast switch\n"
 "or worker thread), whether it is boosted now, share of time boosted, hints\n"
 "by reason, boosts, watchdog and budget ends, refused hints, the limits and\n"
-"the hint->applied latency (p50/p99, upper bounds).\n"
+"the hint->applied latency (p50/p99, upper bounds; \">= 16.38 ms\" has none).\n"
 "\n"
 "  --json             one JSON object on one line: {\"schema_version\": 1,\n"
 "                     \"module_loaded\": bool, \"policies\": [...], ...},\n"
-"                     values in base units (khz, us, ns, counts)\n"
+"                     values in base units (khz, us, ns, counts); a latency\n"
+"                     percentile is null without data or in the open last\n"
+"                     bucket (latency_histogram[15], >= 16384 us)\n"
 "  --watch[=INTERVAL] print again every INTERVAL (default 1s; 1s, 500ms...)\n"
 "                     with the boosts, hints and boosted time of the\n"
 "                     interval; with --json one object per line\n"
@@ -157,7 +159,8 @@ static const char boost_usage[] =
 "  --cpu N          run on CPU N first, so that CPU's policy is boosted\n"
 "\n"
 "Exit status: 0 ok, 1 failure (e.g. budget spent, policy not run by\n"
-"eventboost), 2 usage, 3 module not loaded, 4 no permission on the device.\n";
+"eventboost), 2 usage, 3 module not loaded or no cpufreq policy for the CPU,\n"
+"4 no permission on the device.\n";
 
 static void usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -174,11 +177,33 @@ static void usage_error(const char *cmd, const char *fmt, ...)
 	fprintf(stderr, "\nTry 'ebctl %s--help'.\n", cmd ? cmd : "");
 }
 
-/* getopt_long's '?' and ':' results as a message (opterr is off). */
-static int bad_option(const char *cmd, int c, char **argv)
+/* The long option of @opts that takes no value and was given one
+ * ("--json=1": getopt_long sets optopt to its val), else NULL. */
+static const char *long_given_value(const struct option *opts,
+				    const char *arg)
 {
+	size_t len;
+
+	if (strncmp(arg, "--", 2) || !strchr(arg, '='))
+		return NULL;
+	len = (size_t)(strchr(arg, '=') - arg - 2);
+	for (; opts->name; opts++)
+		if (opts->has_arg == no_argument && opts->val == optopt &&
+		    strlen(opts->name) == len && !strncmp(opts->name, arg + 2, len))
+			return opts->name;
+	return NULL;
+}
+
+/* getopt_long's '?' and ':' results as a message (opterr is off). */
+static int bad_option(const char *cmd, int c, char **argv,
+		      const struct option *opts)
+{
+	const char *name = long_given_value(opts, argv[optind - 1]);
+
 	if (c == ':')
 		usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+	else if (name)
+		usage_error(cmd, "option '--%s' takes no value", name);
 	else if (optopt)	/* an unknown short option, maybe in a group */
 		usage_error(cmd, "unknown option '-%c'", optopt);
 	else
@@ -195,15 +220,17 @@ static int show_help(const char *text)
 
 /* -------------------------------------------------------------- errors */
 
+/* eb_open() says -ENOENT for a node with no driver behind it too. */
 static bool err_not_loaded(int err)
 {
-	return err == -ENOENT || err == -ENODEV || err == -ENXIO;
+	return err == -ENOENT || err == -ENXIO;
 }
 
-/* Exit status for a negative errno from libeventboost. */
+/* Exit status for a negative errno from libeventboost (-ENODEV: the CPU
+ * has no cpufreq policy). */
 static int rc_for_eb_err(int err)
 {
-	if (err_not_loaded(err))
+	if (err_not_loaded(err) || err == -ENODEV)
 		return RC_NOTREADY;
 	if (err == -EACCES || err == -EPERM)
 		return RC_PERM;
@@ -549,7 +576,8 @@ static void jw_str(struct jw *w, const char *key, const char *s)
 
 /* --------------------------------------------------------------- status */
 
-/* Latency percentile in us for output, or -1 when there is no data. */
+/* Latency percentile in us for output, or -1 when there is no data or no
+ * upper bound (latency_histogram says which). */
 static long latency_us(const struct eb_stats *st, double pct)
 {
 	long v = eb_latency_percentile_us(st, pct);
@@ -654,16 +682,22 @@ static void row(const char *label, const char *fmt, ...)
 	putchar('\n');
 }
 
-/* "8 us" or "-" for a latency percentile. */
+/* "8 us", ">= 16.38 ms" (the open last bucket) or "-" for a latency
+ * percentile. */
 static void format_latency(const struct eb_stats *st, double pct, char *buf,
 			   size_t len)
 {
-	long us = latency_us(st, pct);
+	long us = eb_latency_percentile_us(st, pct);
+	char d[16];
 
-	if (us < 0)
+	if (us == -ERANGE) {
+		ebp_format_duration_ns(16384000, d, sizeof(d));
+		snprintf(buf, len, ">= %s", d);
+	} else if (us < 0) {
 		snprintf(buf, len, "-");
-	else
+	} else {
 		ebp_format_duration_ns((unsigned long long)us * 1000, buf, len);
+	}
 }
 
 static void human_eb_stats(const struct eb_stats *st)
@@ -761,21 +795,32 @@ static int fetch_stats(struct eb_client *c, struct policy *v, size_t n)
 	return rc;
 }
 
-/* Exit status of status: no cpufreq first, then the device, then stats. */
-static int status_rc(size_t n, int open_err, int stats_rc, bool json)
+/*
+ * Exit status of status: no cpufreq first, then the device, then stats.
+ * What the full report (!@terse) says of them, the JSON and the watch
+ * lines do not: stderr does.
+ */
+static int status_rc(const struct policy *v, size_t n, int open_err,
+		     int stats_rc, bool terse)
 {
+	size_t i;
+
 	if (!n) {
 		no_cpufreq_message();
 		return RC_NOTREADY;
 	}
 	if (err_not_loaded(open_err)) {
-		if (json)	/* stdout must stay pure JSON */
+		if (terse)
 			fprintf(stderr, "eventboost module not loaded: run "
 				"'sudo modprobe eventboost'\n");
 		return RC_NOTREADY;
 	}
 	if (open_err)
 		return report_eb_err(open_err);
+	for (i = 0; terse && i < n; i++)
+		if (v[i].stats_err)
+			fprintf(stderr, "ebctl: policy%u: counters unavailable: "
+				"%s\n", v[i].id, eb_strerror(v[i].stats_err));
 	return stats_rc;
 }
 
@@ -867,7 +912,7 @@ static int status_once(bool json, bool watch, struct watch_prev **prev,
 		for (i = 0; i < n; i++)
 			watch_line(&v[i], watch_find(*prev, *nprev, v[i].id));
 	fflush(stdout);		/* the report comes before the complaint */
-	rc = status_rc(n, open_err, stats_rc, json);
+	rc = status_rc(v, n, open_err, stats_rc, json || watch);
 	if (watch && rc == RC_OK) {
 		w = realloc(*prev, (n ? n : 1) * sizeof(*w));
 		if (w) {
@@ -909,7 +954,7 @@ static int cmd_status(int argc, char **argv)
 				       interval < 1000 ||
 				       interval > BOOST_MAX_TOTAL_US)) {
 				usage_error("status ", "--watch: invalid interval "
-					    "'%s' (1s, 500ms, 2min; at least 1ms)",
+					    "'%s' (1s, 500ms, 2min; 1ms .. 24h)",
 					    optarg);
 				return RC_USAGE;
 			}
@@ -923,7 +968,7 @@ static int cmd_status(int argc, char **argv)
 		} else if (ch == 'h') {
 			return show_help(status_usage);
 		} else {
-			return bad_option("status ", ch, argv);
+			return bad_option("status ", ch, argv, opts);
 		}
 	}
 	if (optind < argc) {
@@ -1074,8 +1119,9 @@ static int not_governed(const struct policy *p, bool some)
 	return RC_FAIL;
 }
 
-/* Policies named by --policy: a list, or all of them. */
-#define MAX_POLICY_IDS	1024
+/* Policies named by --policy: a list, or all of them (policy N is named
+ * after CPU N: as many as Debian's kernels have CPUs, NR_CPUS). */
+#define MAX_POLICY_IDS	8192
 
 struct policy_sel {
 	bool given;		/* --policy was given */
@@ -1293,15 +1339,21 @@ static int cmd_set(int argc, char **argv)
 	struct policy *v;
 	bool *sel;
 	size_t nas = 0, n;
-	int ch, rc;
+	int ch, rc, err;
 
 	while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (ch == 'h')
 			return show_help(set_usage);
 		if (ch != 'p')
-			return bad_option("set ", ch, argv);
-		if (ebp_parse_policy_list(optarg, ps.ids, MAX_POLICY_IDS,
-					  &ps.n, &ps.all)) {
+			return bad_option("set ", ch, argv, opts);
+		err = ebp_parse_policy_list(optarg, ps.ids, MAX_POLICY_IDS,
+					    &ps.n, &ps.all);
+		if (err == -E2BIG) {
+			usage_error("set ", "--policy: at most %d policies, got "
+				    "'%s'", MAX_POLICY_IDS, optarg);
+			return RC_USAGE;
+		}
+		if (err) {
 			usage_error("set ", "--policy: expected policy numbers "
 				    "(2 or 2,3 or 0-3 or all), got '%s'", optarg);
 			return RC_USAGE;
@@ -1472,9 +1524,13 @@ static unsigned long long boost_limits(const struct eb_stats *st,
 		fprintf(stderr, "ebctl: boost: policy%u's watchdog (max_boost_us "
 			"%s) ends any boost held longer: boosting for %s, not "
 			"%s.", st->policy_cpu, wd, wd, want);
+		/* Exact, and one word: a command to paste. */
 		if (us <= BOOST_FOR_MAX_US)
-			fprintf(stderr, " To hold %s: sudo ebctl set max-boost=%s "
-				"--policy %u\n", want, want, st->policy_cpu);
+			fprintf(stderr, " To hold %s: sudo ebctl set max-boost=%llu%s "
+				"--policy %u\n", want,
+				us % 1000 ? us : us % 1000000 ? us / 1000 : us / 1000000,
+				us % 1000 ? "us" : us % 1000000 ? "ms" : "s",
+				st->policy_cpu);
 		else
 			fputs(" (max-boost is at most 10 s)\n", stderr);
 	}
@@ -1509,8 +1565,11 @@ static int run_boost(struct eb_client *c, unsigned long long us)
 		return RC_FAIL;
 	}
 	err = eb_stats(c, (unsigned int)cpu, &before);
-	if (err)
-		return report_eb_err(err);
+	if (err) {
+		fprintf(stderr, "ebctl: boost: cpu %d: %s\n", cpu,
+			eb_strerror(err));
+		return rc_for_eb_err(err);
+	}
 	if (!before.governed) {
 		fprintf(stderr, "ebctl: boost: policy%u (cpu %d) is not run by "
 			"eventboost; ", before.policy_cpu, cpu);
@@ -1564,7 +1623,7 @@ static int cmd_boost(int argc, char **argv)
 		else if (ch == 'c')
 			cpu_arg = optarg;
 		else
-			return bad_option("boost ", ch, argv);
+			return bad_option("boost ", ch, argv, opts);
 	}
 	if (optind < argc) {
 		usage_error("boost ", "unexpected argument '%s'", argv[optind]);
@@ -1643,7 +1702,10 @@ int main(int argc, char **argv)
 	opterr = 0;		/* we word option errors ourselves */
 	rc = run(argc, argv);
 	/* A report cut short (full disk, closed pipe) is a failure too. */
+	errno = 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "ebctl: cannot write to standard output: %s\n",
+			errno ? strerror(errno) : "write error");
 		if (rc == RC_OK)
 			rc = RC_FAIL;
 	}

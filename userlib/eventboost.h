@@ -31,8 +31,9 @@ struct eb_client;
 
 /*
  * Open a client bound to the calling thread.  @device: NULL for
- * $EVENTBOOST_DEVICE, else /dev/eventboost.  -ENOENT: module not loaded;
- * -EACCES: no permission; -EPROTO: the module speaks another ABI version.
+ * $EVENTBOOST_DEVICE, else /dev/eventboost.  -ENOENT: module not loaded
+ * (also for a device node with no driver behind it); -EACCES: no
+ * permission; -EPROTO: the module speaks another ABI version.
  */
 int eb_open(struct eb_client **out, const char *device);
 
@@ -91,7 +92,8 @@ struct eb_stats {
 	uint64_t boosts;		/* times the policy went to boost */
 	uint64_t boosted_ns, governed_ns;
 	uint64_t watchdog_ends, budget_ends, refused, applied;
-	uint64_t latency[16];		/* hint->applied: [0] <1us, [k] <2^k us */
+	uint64_t latency[16];		/* hint->applied: [0] <1us, [k] <2^k us,
+					 * [15] >=16384us */
 };
 
 /* Size of struct eb_stats in libeventboost 0.1.0 (SONAME libeventboost.so.1). */
@@ -114,7 +116,8 @@ int eb_stats(struct eb_client *c, unsigned int cpu, struct eb_stats *st);
 #define eb_stats(c, cpu, st) eb_stats_sized((c), (cpu), (st), sizeof(*(st)))
 
 /* Upper bound in microseconds of the @pct (0..100) hint->applied
- * percentile, or -ENODATA when nothing was recorded. */
+ * percentile; -ENODATA when nothing was recorded, -ERANGE when it lies in
+ * latency[15] (16384 us or more: no upper bound). */
 long eb_latency_percentile_us(const struct eb_stats *st, double pct);
 
 /* A sentence for a negative errno from these calls: what went wrong and

@@ -41,8 +41,12 @@ int eb_open(struct eb_client **out, const char *device)
 			device = EB_DEFAULT_DEVICE;
 	}
 	fd = open(device, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		/* A node with no driver behind it: the module is not loaded. */
+		if (errno == ENODEV || errno == ENXIO)
+			return -ENOENT;
 		return errno == EPERM ? -EACCES : -errno;
+	}
 	memset(&v, 0, sizeof(v));
 	if (ioctl(fd, EB_IOC_VERSION, &v)) {
 		/* not our device (ENOTTY) or an ABI we do not speak */
@@ -180,6 +184,7 @@ int eb_stats(struct eb_client *c, unsigned int cpu, struct eb_stats *st)
 long eb_latency_percentile_us(const struct eb_stats *st, double pct)
 {
 	uint64_t total = 0, seen = 0, want;
+	int i;
 
 	if (!st || pct < 0 || pct > 100)
 		return -EINVAL;
@@ -190,12 +195,13 @@ long eb_latency_percentile_us(const struct eb_stats *st, double pct)
 	want = (uint64_t)(pct / 100.0 * (double)total + 0.999999);
 	if (!want)
 		want = 1;
-	for (int i = 0; i < 16; i++) {
+	for (i = 0; i < 15; i++) {
 		seen += st->latency[i];
 		if (seen >= want)
-			return 1L << i;		/* bucket i is < 2^i us */
+			break;
 	}
-	return 1L << 15;
+	/* Bucket i is < 2^i us; the last has no upper bound. */
+	return i < 15 ? 1L << i : -ERANGE;
 }
 
 const char *eb_strerror(int err)
@@ -205,8 +211,9 @@ const char *eb_strerror(int err)
 		return "success";
 	case -ENOENT:
 	case -ENXIO:
-	case -ENODEV:
 		return "no eventboost device: the module is not loaded (run 'sudo modprobe eventboost'), or EVENTBOOST_DEVICE names a missing path, or a container was started without --device /dev/eventboost";
+	case -ENODEV:
+		return "no cpufreq policy for this CPU: it is offline, or no cpufreq driver runs it (in a virtual machine the hypervisor often owns the clock); 'ebctl status' lists the policies";
 	case -EACCES:
 	case -EPERM:
 		return "permission denied: the client is not in the bound thread's process, or the user cannot open /dev/eventboost (add the user to group 'eventboost', in a container --group-add the host's eventboost GID; the udev rule 60-eventboost.rules makes the device root:eventboost 0660)";
@@ -217,9 +224,11 @@ const char *eb_strerror(int err)
 	case -EBUSY:
 		return "boost refused: the policy's budget_pct, or this process's share of it (half), is spent for this 1 s window; retry later or raise budget_pct";
 	case -ESRCH:
-		return "the bound thread has exited: call eb_bind() from the thread to boost";
+		return "no such thread: the thread given to eb_bind() is not in this process, or the bound thread has exited; bind a live thread of this process";
 	case -EINVAL:
-		return "invalid argument (a NULL handle, or a duration above 10 s)";
+		return "invalid argument: a NULL handle or buffer, a size below EB_STATS_SIZE_V1, a duration above 10 s, or a CPU or thread id out of range";
+	case -ERANGE:
+		return "the percentile lies in the last latency bucket (16384 us or more), which has no upper bound";
 	case -ENOMEM:
 		return "out of memory";
 	default:

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # ebctl on the host, against fake cpufreq trees (EBCTL_CPUFREQ_DIR) and no
-# hint device: exit codes, messages, --policy lists, sysfs key names, JSON.
-# What needs the module is in selftests/ebctl_test.sh.  TAP.
-#   test_ebctl_cli.sh EBCTL SCRATCHDIR
-E=$1 D=$2
+# hint device, or a fake one (fake-device.c, preloaded): exit codes,
+# messages, --policy lists, sysfs key names, JSON.  What needs the module is
+# in selftests/ebctl_test.sh.  TAP.
+#   test_ebctl_cli.sh EBCTL SCRATCHDIR FAKE_DEVICE_SO
+E=$1 D=$2 FAKE_SO=$(cd "$(dirname "$3")" && pwd -P)/$(basename "$3")
 TAP_NAME=ebctl-cli
 . "$(dirname "$0")/../../selftests/tap.sh"
 rm -rf "$D" && mkdir -p "$D/empty" "$D/cf"
+D=$(cd "$D" && pwd -P)	# the fake device knows its file by its real path
 export EVENTBOOST_DEVICE=$D/no-device
 # Two policies run by eventboost with per-policy tunables, one by schedutil.
 for i in 0 1 2; do
@@ -31,8 +33,11 @@ printf 'processor\t: 0\nflags\t\t: fpu vme lahf_lm\n' > "$D/cpuinfo-metal"
 base() { cat "$D/cf/policy$1/eventboost/base_freq"; }
 reset() { for i in 0 1; do echo 2600000 > "$D/cf/policy$i/eventboost/base_freq"; done; }
 cf() { EBCTL_CPUFREQ_DIR=$D/cf "$@"; }
+# The fake device: policy stats fail (ENODEV) unless EB_FAKE_POLICY=1.
+: > "$D/fake-dev"
+fake() { EVENTBOOST_DEVICE=$D/fake-dev EB_FAKE_DEVICE=$D/fake-dev LD_PRELOAD=$FAKE_SO "$@"; }
 
-echo "1..16"
+echo "1..25"
 t "status without the module: exit 3, the policies still shown" \
 	'cf $E status >"$D/out" 2>&1; [ $? = 3 ] && grep -q "^policy0:" "$D/out" && grep -q "modprobe eventboost" "$D/out"'
 t "status --json without the module: exit 3, schema_version 1, module_loaded false" \
@@ -77,4 +82,29 @@ t "status --watch stops at the first report that is not good (no module)" \
 	'cf $E status --watch=10ms --count 3 --json >"$D/out" 2>/dev/null; [ $? = 3 ] && [ "$(wc -l < "$D/out")" = 1 ]'
 t "status --count without --watch, and a bad interval: exit 2" \
 	'cf $E status --count 2 2>/dev/null; a=$?; cf $E status --watch=0 2>/dev/null; b=$?; [ $a = 2 ] && [ $b = 2 ]'
+t "status --watch without the module: says why on stderr" \
+	'cf $E status --watch=10ms --count 2 >/dev/null 2>"$D/err"; [ $? = 3 ] && grep -q "modprobe eventboost" "$D/err"'
+t "status --watch, counters unavailable: names the policy and why on stderr" \
+	'fake cf $E status --watch=10ms --count 2 >/dev/null 2>"$D/err"; [ $? = 1 ] &&
+	 grep -q "policy0: counters unavailable: .*cpufreq policy" "$D/err"'
+t "boost on a CPU without a cpufreq policy: says so, not to load the module" \
+	'fake $E boost --for 1ms 2>"$D/err"; [ $? = 3 ] && grep -q "no cpufreq policy" "$D/err" && ! grep -q modprobe "$D/err"'
+t "boost past the watchdog: the max-boost=... it suggests works as written" \
+	'EB_FAKE_POLICY=1 EB_FAKE_MAX_BOOST_US=1000 fake $E boost --for 1.5ms >/dev/null 2>"$D/err" &&
+	 fix=$(sed -n "s/.*To hold [^:]*: sudo ebctl set \\([^ ]*\\) --policy \\([0-9]*\\)\$/\\1 --policy \\2/p" "$D/err") &&
+	 [ -n "$fix" ] && cf $E set $fix --policy 0 >/dev/null && [ "$(cat "$D/cf/policy0/eventboost/max_boost_us")" = 1500 ]'
+echo 100000 > "$D/cf/policy0/eventboost/max_boost_us"
+t "a p99 in the last latency bucket (>= 16.38 ms) is not given an upper bound" \
+	'EB_FAKE_POLICY=1 EB_FAKE_SLOW_APPLIES=5 fake cf $E status >"$D/out" 2>&1 &&
+	 grep -q "latency .*p99 >= 16.38 ms" "$D/out" && ! grep -q "32.77" "$D/out" &&
+	 EB_FAKE_POLICY=1 EB_FAKE_SLOW_APPLIES=5 fake cf $E status --json >"$D/out" &&
+	 python3 -c "import json,sys; p=json.load(open(sys.argv[1]))[\"policies\"][0][\"eventboost\"]; sys.exit(0 if p[\"latency_p99_us\"] is None and p[\"latency_histogram\"][15] == 5 else 1)" "$D/out"'
+t "--policy beyond the ids ebctl takes: says the limit, not the syntax" \
+	'cf $E set base=2GHz --policy 0-9000 2>"$D/err"; [ $? = 2 ] && ! grep -q "expected policy numbers" "$D/err" && grep -q "at most" "$D/err"'
+t "a value given to a flag: names the long option" \
+	'$E status --json=1 2>"$D/err"; [ $? = 2 ] && grep -q -- "--json" "$D/err" && ! grep -q "'"'"'-j'"'"'" "$D/err"'
+t "--watch beyond 24 h: says the limit" \
+	'$E status --watch=25h 2>"$D/err"; [ $? = 2 ] && grep -q "24h" "$D/err"'
+t "output that cannot be written: exit 1 and says so" \
+	'$E --help >/dev/full 2>"$D/err"; [ $? = 1 ] && grep -q "ebctl: .*standard output" "$D/err"'
 exit $rc

@@ -15,7 +15,7 @@ const dev = path.join(tmp, 'eventboost');
 fs.writeFileSync(dev, '');
 process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 execFileSync('cc', ['-O2', '-Wall', '-shared', '-fPIC', '-I', path.resolve(__dirname, '../../../uapi'),
-  '-o', shim, path.join(__dirname, 'fake-device.c'), '-ldl']);
+  '-o', shim, path.resolve(__dirname, '../../../userlib/tests/fake-device.c'), '-ldl']);
 
 function runFake(script, env = {}) {
   const r = spawnSync(process.execPath, ['-e', script], {

@@ -1,5 +1,5 @@
 'use strict';
-// Queue-Boost's monitor on the host, against a fake device (fake-device.c,
+// Queue-Boost's monitor on the host, against a fake device (userlib/tests/fake-device.c,
 // preloaded): what the monitor asks for and when, in the loop's CPU time,
 // where the guests' TCG clock (a tick of 4 ms of guest time per short
 // iteration, and steps of up to 100 ms) cannot show it.  The guest tests

@@ -9,7 +9,11 @@
  * EB_FAKE_FAIL_THREADS=N fails the first N threads an addon (a .node
  * file) creates, as a process at its thread limit does (EAGAIN).  What a
  * test reads is the package's own stats(): what the monitor asked for, not
- * what a CPU did.
+ * what a CPU did.  Policy stats fail as on a CPU without a cpufreq policy
+ * (ENODEV), unless EB_FAKE_POLICY=1: then every CPU's policy is governed,
+ * its watchdog at EB_FAKE_MAX_BOOST_US (100 ms by default), with
+ * EB_FAKE_SLOW_APPLIES hints applied 16 ms or more after them (ebctl's
+ * host tests).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -52,7 +56,8 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 	return 0;
 }
 
-static int refusals_left, thread_failures_left;
+static int refusals_left, thread_failures_left, policy, max_boost_us;
+static int slow_applies;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
 
@@ -68,6 +73,9 @@ __attribute__((constructor)) static void read_env(void)
 {
 	refusals_left = env_count("EB_FAKE_REFUSE_QUEUE");
 	thread_failures_left = env_count("EB_FAKE_FAIL_THREADS");
+	policy = env_count("EB_FAKE_POLICY");
+	max_boost_us = env_count("EB_FAKE_MAX_BOOST_US") ?: 100000;
+	slow_applies = env_count("EB_FAKE_SLOW_APPLIES");
 	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *,
 				       void *(*)(void *), void *))
 		dlsym(RTLD_NEXT, "pthread_create");
@@ -112,6 +120,7 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 int ioctl(int fd, unsigned long req, ...)
 {
 	static int (*real)(int, unsigned long, ...);
+	struct eb_policy_stats *ps;
 	struct eb_client_info *ci;
 	struct eb_version *v;
 	va_list ap;
@@ -155,8 +164,20 @@ int ioctl(int fd, unsigned long req, ...)
 			    (EB_VOTE_GC | EB_VOTE_QUEUE);
 		ci->vote_cpu = ci->votes ? sched_getcpu() : -1;
 		return 0;
+	case EB_IOC_POLICY_STATS:
+		if (!policy)
+			break;
+		ps = arg;
+		ps->policy_cpu = ps->cpu;
+		ps->flags = EB_POLICY_GOVERNED | EB_POLICY_FAST_SWITCH;
+		ps->cur_khz = ps->target_khz = ps->base_khz = 2600000;
+		ps->boost_khz = 4000000;
+		ps->max_boost_us = max_boost_us;
+		ps->budget_pct = 100;
+		ps->applied = slow_applies;
+		ps->latency[EB_LAT_BUCKETS - 1] = slow_applies;
+		return 0;
 	}
-	/* Policy stats: as on a CPU no policy of which is online. */
 	errno = ENODEV;
 	return -1;
 }
