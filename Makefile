@@ -18,7 +18,7 @@ DESTDIR ?=
 LIBVER := 0.1.0
 # libeventboost.so.$(SOVERSION), SONAME libeventboost.so.$(SOMAJOR): see userlib/Makefile.
 SOMAJOR := 1
-SOVERSION := 1.2.0
+SOVERSION := 1.3.0
 OUT := $(CURDIR)/build
 # LIBDIR: where the library goes (without DESTDIR).  With PREFIX=/usr on
 # Debian, the multiarch directory (/usr/lib/x86_64-linux-gnu), else

@@ -34,7 +34,7 @@ t "udev gives the installed rule's group to /dev/eventboost" \
 	'udevadm control --reload 2>/dev/null; udevadm trigger -s misc 2>/dev/null; udevadm settle 2>/dev/null;
 	 [ "$(stat -c %G /dev/eventboost)" = eventboost ] || { echo "# $(ls -l /dev/eventboost) (no udevd in this guest?)"; false; }'
 t "ebctl's guest tests pass with the installed /usr/bin/ebctl" \
-	'EB_USERLIB=$TOP/build/userlib EB_LIB=$(echo /usr/lib/*/libeventboost.so.1.2.0) \
+	'EB_USERLIB=$TOP/build/userlib EB_LIB=$(echo /usr/lib/*/libeventboost.so.1.3.0) \
 	 sh "$TOP/selftests/ebctl_test.sh" /usr/bin/ebctl "$TOP/build/$KVER/eventboost/eventboost.ko" >/tmp/ebctl.tap 2>&1;
 	 r=$?; grep "^not ok" /tmp/ebctl.tap | sed "s/^/# /"; [ $r = 0 ]'
 rmmod ebtest_cpufreq; rmmod eventboost

@@ -25,7 +25,7 @@ t "lintian: no error or warning" \
 	'lintian --allow-root --fail-on error,warning --suppress-tags-from-file "$top/debian/lintian-justified" "$b"/*.changes >"$b/lintian.txt" 2>&1 ||
 	 { sed "s/^/# /" "$b/lintian.txt"; false; }'
 t "libeventboost1: the library in the multiarch directory, SONAME in shlibs" \
-	'contents libeventboost1_0.1.0_$arch.deb | grep -qx "./usr/lib/$ma/libeventboost.so.1.2.0" &&
+	'contents libeventboost1_0.1.0_$arch.deb | grep -qx "./usr/lib/$ma/libeventboost.so.1.3.0" &&
 	 dpkg-deb -I "$b/libeventboost1_0.1.0_$arch.deb" shlibs | grep -q "^libeventboost 1 libeventboost1"'
 t "libeventboost-dev: headers out of /usr/include/linux, pkg-config" \
 	'c=$(contents libeventboost-dev_0.1.0_$arch.deb) && [[ $c == *./usr/include/eventboost/linux/eventboost.h* ]] &&

@@ -16,7 +16,7 @@ t "make install-dkms DESTDIR" 'make -s -C "$top" install-dkms DESTDIR="$d" >/dev
 # PREFIX=/usr on Debian: the library goes to the multiarch directory.
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 L=usr/lib/$ma
-files="lib/modules/$kver/extra/eventboost.ko $L/libeventboost.so.1.2.0 $L/libeventboost.so.1
+files="lib/modules/$kver/extra/eventboost.ko $L/libeventboost.so.1.3.0 $L/libeventboost.so.1
 $L/libeventboost.so $L/libeventboost.a $L/pkgconfig/eventboost.pc usr/include/eventboost.h
 usr/include/eventboost/linux/eventboost.h usr/bin/ebctl lib/udev/rules.d/60-eventboost.rules
 usr/share/man/man8/ebctl.8 usr/share/bash-completion/completions/ebctl usr/share/man/man8/eventboost-select-governor.8
@@ -25,8 +25,8 @@ usr/share/doc/eventboost/default-eventboost usr/share/doc/eventboost/modprobe-ev
 usr/src/eventboost-0.1.0/dkms.conf usr/src/eventboost-0.1.0/Kbuild usr/src/eventboost-0.1.0/governor/eb_main.c
 usr/src/eventboost-0.1.0/uapi/linux/eventboost.h"
 t "every file landed" 'for f in $files; do [ -e "$d/$f" ] || { echo "# missing $f"; exit 1; }; done'
-t "soname libeventboost.so.1 matches the file libeventboost.so.1.2.0" \
-	'objdump -p "$d/$L/libeventboost.so.1.2.0" | grep -c "SONAME *libeventboost.so.1$" >/dev/null'
+t "soname libeventboost.so.1 matches the file libeventboost.so.1.3.0" \
+	'objdump -p "$d/$L/libeventboost.so.1.3.0" | grep -c "SONAME *libeventboost.so.1$" >/dev/null'
 t "nothing under /usr/include/linux (the kernel headers package owns it)" '[ ! -e "$d/usr/include/linux" ]'
 t "ebctl is linked with full RELRO and BIND_NOW" \
 	'readelf -d "$d/usr/bin/ebctl" | grep -c BIND_NOW >/dev/null && readelf -l "$d/usr/bin/ebctl" | grep -c GNU_RELRO >/dev/null'
@@ -94,9 +94,9 @@ t "CFLAGS, CPPFLAGS and LDFLAGS (dpkg-buildflags) are honoured, ours kept" \
 	      LDFLAGS="$(dpkg-buildflags --get LDFLAGS) -Wl,--build-id=sha1" >/dev/null &&
 	 readelf --dyn-syms -W "$top/build/userlib-flags/ebctl" | grep -c __stack_chk_fail >/dev/null &&
 	 readelf --dyn-syms -W "$top/build/userlib-flags/ebctl" | grep -c __snprintf_chk >/dev/null &&
-	 readelf --dyn-syms -W "$top/build/userlib-flags/libeventboost.so.1.2.0" | grep -c __stack_chk_fail >/dev/null &&
+	 readelf --dyn-syms -W "$top/build/userlib-flags/libeventboost.so.1.3.0" | grep -c __stack_chk_fail >/dev/null &&
 	 readelf -p .GCC.command.line "$top/build/userlib-flags/ebctl.o" | grep -c -- -std=gnu11 >/dev/null &&
-	 readelf -d "$top/build/userlib-flags/libeventboost.so.1.2.0" | grep -c BIND_NOW >/dev/null'
+	 readelf -d "$top/build/userlib-flags/libeventboost.so.1.3.0" | grep -c BIND_NOW >/dev/null'
 t "libeventboost and ebctl build warning-free (WERROR=1, as make check wants)" \
 	'rm -rf "$top/build/userlib-werror" &&
 	 make -s -C "$top/userlib" OUT="$top/build/userlib-werror" WERROR=1 >/dev/null'
@@ -106,7 +106,7 @@ t "no -Werror unless WERROR=1" \
 	 [[ $plain == *-Wall* && $plain != *-Werror* && $strict == *-Werror* ]]'
 t "LIBDIR=/usr/lib64 puts the library and pkg-config file there" \
 	'rm -rf "$u" && make -s -C "$top" install-user DESTDIR="$u" PREFIX=/usr LIBDIR=/usr/lib64 >/dev/null &&
-	 [ -e "$u/usr/lib64/libeventboost.so.1.2.0" ] && grep -qx "libdir=/usr/lib64" "$u/usr/lib64/pkgconfig/eventboost.pc"'
+	 [ -e "$u/usr/lib64/libeventboost.so.1.3.0" ] && grep -qx "libdir=/usr/lib64" "$u/usr/lib64/pkgconfig/eventboost.pc"'
 rm -rf "$u" "$u.err"
 # Start saves what each policy ran, stop gives it back (not a fixed
 # schedutil), and leaves alone a policy the operator changed meanwhile.

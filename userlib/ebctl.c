@@ -899,7 +899,8 @@ static int status_once(bool json, bool watch, struct watch_prev **prev,
 		fprintf(stderr, "ebctl: %s: %s\n", cpufreq_dir, strerror(-err));
 		return RC_FAIL;
 	}
-	open_err = eb_open(&c, NULL);
+	/* Counters need read access only (a monitoring user may have no more). */
+	open_err = eb_open_readonly(&c, NULL);
 	if (!open_err) {
 		stats_rc = fetch_stats(c, v, n);
 		eb_close(c);

@@ -37,6 +37,13 @@ struct eb_client;
  */
 int eb_open(struct eb_client **out, const char *device);
 
+/*
+ * The same, for a client that only reads (eb_stats(), eb_votes()): needs
+ * read access to the device only, as a monitoring user may have; its hints
+ * and eb_bind() get -EBADF.  (libeventboost 1.3)
+ */
+int eb_open_readonly(struct eb_client **out, const char *device);
+
 /* Close: every vote of the client ends.  NULL is ignored. */
 void eb_close(struct eb_client *c);
 

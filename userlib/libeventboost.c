@@ -26,7 +26,8 @@ static int eb_ioctl(struct eb_client *c, unsigned long cmd, void *arg)
 	return ioctl(c->fd, cmd, arg) ? -errno : 0;
 }
 
-int eb_open(struct eb_client **out, const char *device)
+/* @mode: O_RDWR for a client that hints, O_RDONLY for one that reads. */
+static int eb_open_mode(struct eb_client **out, const char *device, int mode)
 {
 	struct eb_version v;
 	struct eb_client *c;
@@ -40,7 +41,7 @@ int eb_open(struct eb_client **out, const char *device)
 		if (!device || !*device)
 			device = EB_DEFAULT_DEVICE;
 	}
-	fd = open(device, O_RDWR | O_CLOEXEC);
+	fd = open(device, mode | O_CLOEXEC);
 	if (fd < 0) {
 		/* A node with no driver behind it: the module is not loaded. */
 		if (errno == ENODEV || errno == ENXIO)
@@ -68,6 +69,16 @@ int eb_open(struct eb_client **out, const char *device)
 fail:
 	close(fd);
 	return ret;
+}
+
+int eb_open(struct eb_client **out, const char *device)
+{
+	return eb_open_mode(out, device, O_RDWR);
+}
+
+int eb_open_readonly(struct eb_client **out, const char *device)
+{
+	return eb_open_mode(out, device, O_RDONLY);
 }
 
 void eb_close(struct eb_client *c)
@@ -227,6 +238,8 @@ const char *eb_strerror(int err)
 		return "no such thread: the thread given to eb_bind() is not in this process, or the bound thread has exited; bind a live thread of this process";
 	case -EINVAL:
 		return "invalid argument: a NULL handle or buffer, a size below EB_STATS_SIZE_V1, a duration above 10 s, or a CPU or thread id out of range";
+	case -EBADF:
+		return "the client was opened read-only (eb_open_readonly()): hints and eb_bind() need one from eb_open(), with write access to /dev/eventboost (group 'eventboost')";
 	case -ERANGE:
 		return "the percentile lies in the last latency bucket (16384 us or more), which has no upper bound";
 	case -ENOMEM:

@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <limits.h>
@@ -133,6 +134,12 @@ int ioctl(int fd, unsigned long req, ...)
 		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
 	if (_IOC_TYPE(req) != EB_IOC_MAGIC || !is_fake(fd))
 		return real(fd, req, arg);
+	/* As the module: what changes state needs a file open for writing. */
+	if (req != EB_IOC_VERSION && req != EB_IOC_POLICY_STATS &&
+	    req != EB_IOC_CLIENT_INFO && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
+		errno = EBADF;
+		return -1;
+	}
 	switch (req) {
 	case EB_IOC_VERSION:
 		v = arg;

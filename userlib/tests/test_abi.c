@@ -6,7 +6,8 @@
  * calls through the sized one.  With DEVICE (the module's in a guest, the
  * fake one, fake-device.c, on the host): the library writes no byte past
  * the size the caller gave, the legacy entry point fills the 0.1.0 layout,
- * a size below it and a NULL buffer are refused.
+ * a size below it and a NULL buffer are refused; a read-only client reads
+ * and cannot hint.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: test_abi LIBRARY.so [DEVICE]\n");
 		return 2;
 	}
-	printf("1..%d\n", argc > 2 ? 8 : 2);
+	printf("1..%d\n", argc > 2 ? 10 : 2);
 	h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	ok(h && dlsym(h, "eb_stats"), "eb_stats is exported (binaries built against 0.1.0)");
 	ok(h && dlsym(h, "eb_stats_sized"), "eb_stats_sized is exported");
@@ -91,6 +92,16 @@ int main(int argc, char **argv)
 		   buf[sizeof(buf) - 1] == 0, "a bigger caller struct gets zeros past ours");
 	}
 	eb_close(c);
+	{
+		/* A monitor's client: reads, cannot hint. */
+		struct eb_stats st;
+
+		ok(eb_open_readonly(&c, argv[2]) == 0 && eb_stats(c, 0, &st) == 0 &&
+		   st.base_khz, "a read-only client reads the counters");
+		ok(eb_gc_enter(c) == -EBADF && eb_bind(c, 0) == -EBADF,
+		   "a read-only client's hints and bind are refused (EBADF)");
+		eb_close(c);
+	}
 	if (h)
 		dlclose(h);
 	return failed;
