@@ -79,6 +79,9 @@ static void eb_apply_failed(struct eb_policy *ebp)
  * Fast switch: on a CPU of the policy, with ebp->lock held (irqs off).  An
  * IPI sent before its target CPU left the policy leaves the change to the
  * policy's CPUs (the governor's start after the change applies anew).
+ * Resolved first, as schedutil does: some drivers' fast switch
+ * (qcom-cpufreq-hw, apple-soc-cpufreq) applies the table entry the core
+ * resolved last, not the frequency it is given.
  */
 static void eb_apply_fast_locked(struct eb_policy *ebp)
 {
@@ -88,7 +91,8 @@ static void eb_apply_fast_locked(struct eb_policy *ebp)
 	    !cpumask_test_cpu(smp_processor_id(), ebp->policy->cpus) ||
 	    eb_apply_held_back(ebp, khz))
 		return;
-	if (cpufreq_driver_fast_switch(ebp->policy, khz))
+	if (cpufreq_driver_fast_switch(ebp->policy,
+				       cpufreq_driver_resolve_freq(ebp->policy, khz)))
 		eb_applied(ebp, khz, ebp->target_boost, ktime_get_ns(), true);
 	else
 		eb_apply_failed(ebp);

@@ -386,6 +386,7 @@ FIXTURE_SETUP(eb)
 	/* A test that failed half-way may have left the driver slow, or failing. */
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fast_switch_resolved", "0"));
 	/* ... or the budget sweep held. */
 	ASSERT_EQ(0, pause_reset());
 	all_governors(_metadata, self, "performance");
@@ -579,6 +580,29 @@ TEST_F(eb, boost_lands_on_the_bound_threads_cpu)
 	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
 	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
 	close(fd);
+}
+
+/*
+ * A driver whose fast switch applies the entry the core resolved last
+ * (qcom-cpufreq-hw, apple-soc-cpufreq) gets the frequency asked for: the
+ * governor resolves it first, as schedutil does.  (Before, such a driver
+ * applied whatever the limits' update resolved last: min on 7.2, max on
+ * 6.1.)
+ */
+TEST_F(eb, a_driver_that_applies_the_resolved_entry_gets_the_boost)
+{
+	int fd;
+
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fast_switch_resolved", "1"));
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+	close(fd);
+	EXPECT_EQ(0, eb_write_str(DRV_PARAM "fast_switch_resolved", "0"));
 }
 
 struct monitor_arg {

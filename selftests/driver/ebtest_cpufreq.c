@@ -140,6 +140,16 @@ module_param(target_delay_us, uint, 0644);
 MODULE_PARM_DESC(target_delay_us,
 		 "->target_index() sleeps this long first, us (default: 0)");
 
+/*
+ * ->fast_switch() programs the entry the core resolved last
+ * (policy->cached_resolved_idx), ignoring the frequency it is given, as
+ * qcom-cpufreq-hw and apple-soc-cpufreq do.  Written by the tests.
+ */
+static bool fast_switch_resolved;
+module_param(fast_switch_resolved, bool, 0644);
+MODULE_PARM_DESC(fast_switch_resolved,
+		 "->fast_switch() applies policy->cached_resolved_idx (default: 0)");
+
 static bool fast_switch = true;
 module_param(fast_switch, bool, 0444);
 MODULE_PARM_DESC(fast_switch, "Offer fast frequency switching (default: 1)");
@@ -549,8 +559,11 @@ static unsigned int ebt_fast_switch(struct cpufreq_policy *policy,
 {
 	struct ebt_policy *ep = policy->driver_data;
 	unsigned int cpu = raw_smp_processor_id();
-	unsigned int khz;
+	unsigned int khz, idx;
 
+	idx = READ_ONCE(fast_switch_resolved) ?
+	      min(READ_ONCE(policy->cached_resolved_idx), ebt_nfreqs - 1) :
+	      ebt_resolve(policy, target_freq);
 	ebt_enter(ep);
 	/* A preemptible caller is not bound to any CPU: count that too. */
 	if (preemptible() || !cpumask_test_cpu(cpu, policy->cpus))
@@ -558,7 +571,7 @@ static unsigned int ebt_fast_switch(struct cpufreq_policy *policy,
 	if (ebt_fail_this_change())
 		khz = 0;
 	else
-		khz = ebt_apply(policy, ebt_resolve(policy, target_freq), 'f', cpu);
+		khz = ebt_apply(policy, idx, 'f', cpu);
 	ebt_leave(ep);
 
 	return khz;

@@ -105,8 +105,9 @@ struct eb_client_info {
 #define EB_REASON_TIMED		2
 #define EB_NR_REASONS		4	/* one spare slot */
 
+/* EB_IOC_POLICY_STATS: a CPU number the machine cannot have is EINVAL. */
 struct eb_policy_stats {
-	__u32 cpu;		/* in: any online CPU of the policy (else ENODEV) */
+	__u32 cpu;		/* in: an online CPU of the policy, else ENODEV */
 	__u32 in_flags;		/* in: must be zero */
 	__u32 policy_cpu;	/* out: N of sysfs policyN (stays while CPU N is offline) */
 	__u32 flags;		/* out: EB_POLICY_* */
