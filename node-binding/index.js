@@ -165,9 +165,11 @@ function start(options) {
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
   const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
     o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
-  // Not opened: what ran runs on (native.start() stopped nothing).
-  if (!r.active && !r.stopped && getState().active) return result(r.reason, r.errno);
-  if (!r.active) return inactive(r.reason, r.errno);
+  // Not opened: the reason names the caller's path (libeventboost's names
+  // only EVENTBOOST_DEVICE), and what ran runs on (native.start() stopped nothing).
+  const reason = !r.active && !r.stopped && o.device ? `cannot open ${o.device}: ${r.reason}` : r.reason;
+  if (!r.active && !r.stopped && getState().active) return result(reason, r.errno);
+  if (!r.active) return inactive(reason, r.errno);
   setState(true, null, o);
   return { active: true, reason: null, errno: 0, code: null };
 }

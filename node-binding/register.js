@@ -12,7 +12,10 @@
 // or not yet the service's to open (devtmpfs makes it root's, udev's rule
 // then gives it to the eventboost group: watched 30 s), the preload watches
 // for it and starts when it appears or its permissions change, unless the
-// application has started or stopped eventboost itself meanwhile.
+// application has started or stopped eventboost itself meanwhile; a
+// preload that printed its line then prints one more, that it is active
+// now (or why that does nothing).  Under the permission model, a device
+// path the application may not read is not looked for: it says so.
 const fs = require('node:fs');
 const path = require('node:path');
 const { isMainThread } = require('node:worker_threads');
@@ -21,11 +24,21 @@ const { fromEnv } = require('./lib/options');
 const DEFAULT_DEVICE = '/dev/eventboost';
 const EACCES_GRACE_MS = 30000;
 
+let warned = false; // this preload printed the tree's line: what follows is its to say
 function warn(line) {
   if (!isMainThread || process.env.EVENTBOOST_QUIET === '1' || process.env.EVENTBOOST_WARNED) return;
   process.env.EVENTBOOST_WARNED = String(process.pid); // child processes inherit it
+  warned = true;
   process.stderr.write(`eventboost: ${line}\n`);
 }
+// A line after that one: what changed since.
+function follow(line) {
+  if (warned) process.stderr.write(`eventboost: ${line}\n`);
+}
+
+// Under the permission model (--permission), fs throws ERR_ACCESS_DENIED
+// for a path the process may not read.
+const mayRead = (p) => !process.permission || process.permission.has('fs.read', p);
 
 let cfg;
 try {
@@ -45,7 +58,10 @@ if (cfg && !cfg.off) {
   // group is not watched for longer.  In the main thread only: each
   // Worker's would be an inotify instance of its own, and a user has 128
   // (fs.inotify.max_user_instances), also for the application's own
-  // watches; a Worker looks once a second instead (an unref'd timer).
+  // watches; a Worker looks once a second instead (an unref'd timer), and
+  // so does the main thread where it may read the device but not its
+  // directory (the permission model).  Nothing here may throw out of a
+  // timer or a watch: it would be the application's uncaught exception.
   let watcher = null;
   let grace = null;
   let poller = null;
@@ -57,28 +73,35 @@ if (cfg && !cfg.off) {
     clearTimeout(grace);
     grace = null;
   };
+  const look = () => {
+    try {
+      if (!fs.existsSync(device)) return;
+      if (calls() !== mine) unwatch(); // the application's own start() or stop() stands
+      else startNow(true);
+    } catch {
+      unwatch();
+    }
+  };
   const watch = () => {
     if (watcher || poller) return;
-    if (!isMainThread) {
-      poller = setInterval(() => {
-        if (!fs.existsSync(device)) return;
-        if (calls() !== mine) unwatch();
-        else startNow(true);
-      }, 1000).unref();
+    if (!mayRead(device)) {
+      follow(`not watching for ${device}: the permission model denies reading it; ` +
+        `grant --allow-fs-read=${device} to start when it appears, or restart once it is there`);
+      return;
+    }
+    if (!isMainThread || !mayRead(path.dirname(device))) {
+      poller = setInterval(look, 1000).unref();
       return;
     }
     try {
       watcher = fs.watch(path.dirname(device), { persistent: false }, (event, name) => {
-        if (name && name !== path.basename(device)) return;
-        if (!fs.existsSync(device)) return;
-        if (calls() !== mine) unwatch(); // the application's own start() or stop() stands
-        else startNow(true);
-      });
+        if (!name || name === path.basename(device)) look();
+      }).on('error', unwatch);
     } catch {
       return; // the directory is missing too (or no inotify left): nothing to watch
     }
     // What changed before the watch began: seen now.
-    if (fs.existsSync(device)) setImmediate(() => { if (watcher && calls() === mine) startNow(true); });
+    if (fs.existsSync(device)) setImmediate(() => { if (watcher) look(); });
   };
   const startNow = (later) => {
     const r = eventboost.start(cfg.options);
@@ -86,7 +109,9 @@ if (cfg && !cfg.off) {
     if (r.active) {
       unwatch();
       const idle = eventboost.stats().reason;
-      if (idle) warn(idle);
+      // After its inactive line: active now, or why that does nothing.
+      if (warned) follow(idle ?? `active now: ${device} became usable after the application started`);
+      else if (idle) warn(idle);
       return;
     }
     if (!later) warn(`inactive: ${r.reason}`);

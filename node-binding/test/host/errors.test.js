@@ -41,6 +41,17 @@ test('start() reports the errno it met', () => {
   assert.strictEqual(r.errno, -25);
 });
 
+// The path tried, where the caller gave one: not EVENTBOOST_DEVICE's name
+// alone (a typo in the option was otherwise nowhere in the reason).
+test('start() with a device option names the path it tried, errno and code as before', () => {
+  for (const [device, errno, code] of [['/dev/evenboost', -2, 'ENOENT'], ['/dev/null', -25, 'ENOTTY']]) {
+    const r = eventboost.start({ device });
+    assert.deepStrictEqual({ errno: r.errno, code: r.code }, { errno, code });
+    assert.ok(r.reason.includes(device), r.reason);
+    assert.strictEqual(eventboost.stats().reason, r.reason);
+  }
+});
+
 test('GC_KINDS is frozen and start() takes it', () => {
   assert.ok(Object.isFrozen(eventboost.GC_KINDS));
   assert.throws(() => { 'use strict'; eventboost.GC_KINDS.push('x'); }, TypeError);

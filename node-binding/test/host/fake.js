@@ -26,4 +26,10 @@ function runFake(script, env = {}) {
   return JSON.parse(r.stdout);
 }
 
-module.exports = { runFake };
+// The environment that makes `device` (a real path, which need not exist
+// yet) a fake eventboost device in a child, for a test that spawns its own.
+function fakeEnv(device) {
+  return { LD_PRELOAD: shim, EB_FAKE_DEVICE: device };
+}
+
+module.exports = { runFake, fakeEnv };

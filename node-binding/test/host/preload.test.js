@@ -251,3 +251,104 @@ test("the application's own stop() is not undone when the device appears later",
   // (stop() keeps why it was inactive)
   assert.match(out, /^([^\n]*modprobe[^\n]*)\nstopped \(inactive before: \1\)\n(after: false stopped \(inactive before: \1\)\n)+$/, out);
 });
+
+// A folder for the tests below (real: the fake device compares the path
+// /proc/self/fd shows), removed at the end.
+const made = [];
+test.after(() => { for (const d of made) fs.rmSync(d, { recursive: true, force: true }); });
+function tmpDir(prefix) {
+  made.push(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix))));
+  return made.at(-1);
+}
+
+// A stream's whole text, once it ends (a child's exit can come first).
+function collect(stream) {
+  let s = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (d) => { s += d; });
+  const ended = new Promise((resolve) => stream.on('end', resolve));
+  return async () => { await ended; return s; };
+}
+
+// A device that appears after start: the preload, which printed that it
+// was inactive, says it is active now, or (the fake device's CPU has no
+// cpufreq policy, unless EB_FAKE_POLICY=1) why that does nothing.
+test('a device that appears after start: the preload says it is active now, or why it does nothing', { timeout: 60000 }, async () => {
+  const { fakeEnv } = require('./fake.js');
+  fs.writeFileSync(path.join(app, 'late-active.js'),
+    "const eb = require('eventboost');\n" +
+    "console.log(eb.stats().reason.includes('modprobe') ? 'missing' : 'unexpected');\n" +
+    "setInterval(() => { if (eb.stats().active) { console.log('active'); process.exit(0); } }, 20);\n");
+  for (const [env, line] of [[{}, /^eventboost: active, but the event loop's CPU \d+ is not governed by eventboost/],
+    [{ EB_FAKE_POLICY: '1' }, /^eventboost: active now: /]]) {
+    const dev = path.join(tmpDir('eb-late-'), 'eventboost');
+    const child = spawn(process.execPath, ['-r', 'eventboost/register', 'late-active.js'], {
+      cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev, ...fakeEnv(dev), ...env },
+    });
+    const err = collect(child.stderr);
+    const { out, code } = await converse(child, (o) => {
+      if (o === 'missing\n') fs.writeFileSync(dev, '');
+    }, 30000);
+    const lines = (await err()).split('\n').filter(Boolean);
+    assert.deepStrictEqual({ out, code }, { out: 'missing\nactive\n', code: 0 }, lines.join('\n'));
+    assert.strictEqual(lines.length, 2, lines.join('\n'));
+    assert.match(lines[0], /^eventboost: inactive: .*modprobe eventboost/);
+    assert.match(lines[1], line);
+  }
+});
+
+// Under Node's permission model (Node 20: --experimental-permission), as a
+// locked-down service runs: reads allowed in the application's folder, the
+// package copied into it (a link out of it is read where it points).
+const PERMISSION = process.versions.node.startsWith('20.') ? '--experimental-permission' : '--permission';
+function permissionApp() {
+  const dir = tmpDir('eb-perm-app-');
+  const pkg = path.resolve(__dirname, '../..');
+  for (const f of ['package.json', 'index.js', 'register.js', 'lib', 'build/Release',
+    `prebuilds/${process.platform}-${process.arch}`]) {
+    if (fs.existsSync(path.join(pkg, f))) {
+      fs.cpSync(path.join(pkg, f), path.join(dir, 'node_modules', 'eventboost', f), { recursive: true });
+    }
+  }
+  return dir;
+}
+const permissionArgs = (dir, ...reads) => [PERMISSION, '--allow-addons', '--allow-worker', '--no-warnings',
+  ...[dir, ...reads].map((p) => `--allow-fs-read=${p}`), '-r', 'eventboost/register'];
+
+test('permission model: a device path it may not read is not looked for, said once; a Worker lives on', { timeout: 60000 }, () => {
+  const dir = permissionApp();
+  fs.writeFileSync(path.join(dir, 'perm.js'),
+    "const { Worker } = require('node:worker_threads');\n" +
+    "new Worker('setTimeout(() => {}, 2500)', { eval: true }).on('exit', (c) => console.log('worker exit ' + c));\n");
+  const r = spawnSync(process.execPath, [...permissionArgs(dir), 'perm.js'], {
+    cwd: dir, encoding: 'utf8', timeout: 30000,
+    env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: '/nonexistent/eventboost' },
+  });
+  assert.deepStrictEqual({ code: r.status, out: r.stdout }, { code: 0, out: 'worker exit 0\n' }, r.stderr);
+  const lines = r.stderr.split('\n').filter(Boolean);
+  assert.strictEqual(lines.length, 2, r.stderr);
+  assert.match(lines[0], /^eventboost: inactive: .*modprobe eventboost/);
+  assert.match(lines[1], /^eventboost: .*permission model.*--allow-fs-read=\/nonexistent\/eventboost/);
+});
+
+// The device's path readable but not its folder (no watch of it then): the
+// main thread looks once a second, as a Worker does.
+test('permission model: the device readable but not its folder is looked for, and started', { timeout: 60000 }, async () => {
+  const { fakeEnv } = require('./fake.js');
+  const dir = permissionApp();
+  const dev = path.join(tmpDir('eb-perm-dev-'), 'eventboost');
+  fs.writeFileSync(path.join(dir, 'perm-late.js'),
+    "const eb = require('eventboost');\n" +
+    "console.log(eb.stats().reason.includes('modprobe') ? 'missing' : 'unexpected');\n" +
+    "setInterval(() => { if (eb.stats().active) { console.log('active'); process.exit(0); } }, 20);\n");
+  const child = spawn(process.execPath, [...permissionArgs(dir, dev), 'perm-late.js'], {
+    cwd: dir, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev, ...fakeEnv(dev) },
+  });
+  const err = collect(child.stderr);
+  const { out, code } = await converse(child, (o) => {
+    if (o === 'missing\n') fs.writeFileSync(dev, '');
+  }, 10000);
+  const stderr = await err();
+  assert.deepStrictEqual({ out, code }, { out: 'missing\nactive\n', code: 0 }, stderr);
+  assert.doesNotMatch(stderr, /permission model/);
+});
