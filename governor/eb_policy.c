@@ -192,7 +192,19 @@ void eb_policy_retune(struct eb_policy *ebp)
 		eb_apply_slow(ebp);
 }
 
+/*
+ * New limits reach some drivers only with a frequency request
+ * (CPUFREQ_NEED_UPDATE_LIMITS: amd-pstate, cppc, intel_pstate passive),
+ * also for the frequency they have, as schedutil asks them.  The flag is
+ * not exported to modules: ask every driver; the worker's
+ * __cpufreq_driver_target() drops the call for the others.
+ */
 void eb_policy_limits(struct eb_policy *ebp)
 {
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ebp->lock, flags);
+	ebp->applied_khz = 0;		/* the next decision applies anew */
+	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	eb_policy_retune(ebp);
 }

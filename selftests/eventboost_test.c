@@ -2643,6 +2643,52 @@ TEST_F(eb, driver_is_told_the_target_is_strict)
 	close(fd);
 }
 
+/*
+ * New limits are asked of the driver again even where the frequency stays
+ * the same: some drivers learn them only from a request
+ * (CPUFREQ_NEED_UPDATE_LIMITS: amd-pstate, cppc, intel_pstate passive), as
+ * schedutil knows; a thermal cap lowered under a boost then reaches them.
+ * A fast switch reaches the driver itself; on the worker path the core
+ * passes an unchanged frequency on only to a ->target() driver that asks
+ * (ebtest_cpufreq is not one).  (Before, the governor asked only for a new
+ * frequency.)
+ */
+TEST_F(eb, new_limits_are_asked_for_at_an_unchanged_frequency)
+{
+	struct eb_policy_stats st0, st1;
+	int pol = self->pol_last, fd;
+	struct drv_policy dp;
+	long long seq;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, set_tunable(pol, "boost_freq", "3300000"));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(3300000, applied_khz(pol, 3300000));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+	seq = drv_last_seq(pol);
+	/* A cap at the boost: the frequency stays, the driver is asked. */
+	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "3300000"));
+	for (int t = 0; t < 2000; t += 5) {
+		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
+		if (st1.applied > st0.applied)
+			break;
+		msleep(5);
+	}
+	EXPECT_LT(st0.applied, st1.applied);
+	if (fast_mode()) {
+		EXPECT_LT(seq, drv_last_seq(pol));
+		ASSERT_EQ(0, drv_read(pol, &dp, NULL));
+		EXPECT_EQ(3300000, dp.cur);
+		EXPECT_EQ(3300000, dp.max);
+	}
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, applied_khz(pol, BASE));
+	close(fd);
+	EXPECT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "4000000"));
+}
+
 struct flip_arg {
 	int fd, cpu, stop, errors, last_error;
 	long n, busy;		/* busy: EBUSY, the budget's refusals */
