@@ -121,14 +121,18 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
       in->Stop();
       // Of QueueMonitor::Start()'s steps only pthread_create() fails with
       // EAGAIN (glibc's, also for a thread stack it cannot map).
-      return Result(env, false, err, true,
-                    err == -EAGAIN
-                        ? "Queue-Boost cannot create its monitor thread: a "
-                          "thread or memory limit is reached (ulimit -u counts "
-                          "the user's threads; the cgroup's pids.max; "
-                          "kernel.threads-max; ulimit -v); raise it, or start "
-                          "with queue: false"
-                        : nullptr);
+      const char* why = nullptr;
+      if (err == -EAGAIN)
+        why = "Queue-Boost cannot create its monitor thread: a thread or "
+              "memory limit is reached (ulimit -u counts the user's threads; "
+              "the cgroup's pids.max; kernel.threads-max; ulimit -v); raise "
+              "it, or start with queue: false";
+      else if (err == -EMFILE || err == -ENFILE)
+        why = "Queue-Boost cannot open the file descriptors its monitor "
+              "needs (five): the open-files limit is reached (ulimit -n, "
+              "systemd's LimitNOFILE=; fs.file-max for the system's); raise "
+              "it, or start with queue: false";
+      return Result(env, false, err, true, why);
     }
   }
   if (gc_types) in->gc.Start(v8::Isolate::GetCurrent(), in->client, gc_types);

@@ -348,7 +348,7 @@ uint64_t LoopCpuNs(const QueueMonitor::Shared* s) {
 // is not taken for a waiting one.
 bool LoopRunnable(const QueueMonitor::Shared* s) {
   char buf[256];
-  ssize_t n = s->stat_fd >= 0 ? pread(s->stat_fd, buf, sizeof(buf) - 1, 0) : -1;
+  ssize_t n = pread(s->stat_fd, buf, sizeof(buf) - 1, 0);
   if (n <= 0) return false;
   buf[n] = 0;
   const char* p = strrchr(buf, ')');
@@ -670,11 +670,10 @@ bool LoopWaits(const QueueMonitor::Shared* s) {
 // wake-up of a loop blocked in that poll holds until the loop is woken,
 // so a loop being woken shows as runnable.  (One woken that has run and
 // blocked again since is taken for asleep: its boost ends, as its prepare
-// would end it.)  Its state unknown (the stat did not open), the loop is
-// taken for running, so a preempted loop keeps its boost.
+// would end it.)  The stat is open while the monitor runs (Start() fails
+// without it).
 bool LoopSleepsInCallback(const QueueMonitor::Shared* s, int ready) {
-  return s->stat_fd >= 0 && (!s->in_poll.load() || ready > 0) &&
-         !LoopRunnable(s);
+  return (!s->in_poll.load() || ready > 0) && !LoopRunnable(s);
 }
 
 // A boosted loop found asleep (LoopSleepsInCallback()) at one look may only
@@ -1485,7 +1484,14 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   }
   char stat[64];
   snprintf(stat, sizeof(stat), "/proc/self/task/%ld/stat", long(syscall(SYS_gettid)));
+  // Without it a loop asleep in a callback looks like one running, and
+  // would keep its boost through the sleep: no monitor rather than that.
   s->stat_fd = open(stat, O_RDONLY | O_CLOEXEC);
+  if (s->stat_fd < 0) {
+    int err = -errno;
+    FreeShared(s);
+    return err;
+  }
   uv_metrics_t m;
   if (!uv_metrics_info(loop, &m)) s->events_at_prepare = m.events;
   int err = pthread_getcpuclockid(pthread_self(), &s->loop_clock);

@@ -7,7 +7,9 @@
  * lets everything else through to the C library; EB_FAKE_REFUSE_QUEUE=N
  * refuses the first N queue hints, as a spent budget does (EBUSY), and
  * EB_FAKE_FAIL_THREADS=N fails the first N threads an addon (a .node
- * file) creates, as a process at its thread limit does (EAGAIN).  What a
+ * file) creates, as a process at its thread limit does (EAGAIN), and
+ * EB_FAKE_FAIL_TASK_STAT=1 fails every open of a thread's
+ * /proc/self/task/<tid>/stat, as at the open-files limit (EMFILE).  What a
  * test reads is the package's own stats(): what the monitor asked for, not
  * what a CPU did.  Policy stats fail as on a CPU without a cpufreq policy
  * (ENODEV), unless EB_FAKE_POLICY=1: then every CPU's policy is governed,
@@ -58,6 +60,7 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 }
 
 static int refusals_left, thread_failures_left, policy, max_boost_us;
+static int fail_task_stat;
 static int slow_applies;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
@@ -75,6 +78,7 @@ __attribute__((constructor)) static void read_env(void)
 	refusals_left = env_count("EB_FAKE_REFUSE_QUEUE");
 	thread_failures_left = env_count("EB_FAKE_FAIL_THREADS");
 	policy = env_count("EB_FAKE_POLICY");
+	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
 	max_boost_us = env_count("EB_FAKE_MAX_BOOST_US") ?: 100000;
 	slow_applies = env_count("EB_FAKE_SLOW_APPLIES");
 	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *,
@@ -116,6 +120,43 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	    take_one(&thread_failures_left))
 		return EAGAIN;
 	return real_pthread_create(th, attr, fn, arg);
+}
+
+/* open() and open64() (one or the other, by _FILE_OFFSET_BITS). */
+static int fake_open(const char *sym, const char *path, int flags, va_list ap)
+{
+	int (*real)(const char *, int, ...) =
+		(int (*)(const char *, int, ...))dlsym(RTLD_NEXT, sym);
+	mode_t mode = flags & (O_CREAT | O_TMPFILE) ? va_arg(ap, mode_t) : 0;
+
+	if (fail_task_stat && !strncmp(path, "/proc/self/task/", 16) &&
+	    strstr(path, "/stat")) {
+		errno = EMFILE;
+		return -1;
+	}
+	return real(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	int fd;
+
+	va_start(ap, flags);
+	fd = fake_open("open", path, flags, ap);
+	va_end(ap);
+	return fd;
+}
+
+int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	int fd;
+
+	va_start(ap, flags);
+	fd = fake_open("open64", path, flags, ap);
+	va_end(ap);
+	return fd;
 }
 
 int ioctl(int fd, unsigned long req, ...)

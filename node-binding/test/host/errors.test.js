@@ -88,6 +88,25 @@ setTimeout(() => setTimeout(() => {
   });
 });
 
+// The loop thread's /proc stat that cannot be opened (the open-files limit:
+// each monitor takes five descriptors): without it the monitor cannot tell
+// a loop asleep in a callback from one running, and held its boost through
+// such a sleep, renewed past the watchdog.  start() now fails and says what
+// to raise, and a later one works.
+test('a start() whose monitor cannot open the loop thread\'s stat says why, and a later one works', () => {
+  const r = runFake(`
+const eb = require(process.env.EB_PKG);
+const a = eb.start({ gc: false, device: process.env.EB_FAKE_DEVICE });
+const s = eb.stats();
+const b = eb.start({ gc: false, queue: false, device: process.env.EB_FAKE_DEVICE });
+console.log(JSON.stringify({ a, active: s.active, b: b.active }));
+eb.stop();
+`, { EB_FAKE_FAIL_TASK_STAT: '1' });
+  assert.deepStrictEqual({ active: r.a.active, code: r.a.code, stats: r.active, b: r.b },
+    { active: false, code: 'EMFILE', stats: false, b: true }, r.a.reason);
+  assert.match(r.a.reason, /open-files limit.*ulimit -n.*LimitNOFILE.*queue: false/, r.a.reason);
+});
+
 // A Queue-Boost monitor thread that cannot be created (a thread limit, the
 // user's or the cgroup's): start() says so by Node's name for the errno
 // and what to do, nothing of it is left running, and a later start() works.
