@@ -46,7 +46,7 @@ export interface StartOptions {
    * Default 'threshold' ('arrival' until 2026-11-28).
    */
   bursts?: 'arrival' | 'threshold';
-  /** Hint device. Default $EVENTBOOST_DEVICE, else /dev/eventboost. */
+  /** Hint device. Default $EVENTBOOST_DEVICE (this thread's process.env), else /dev/eventboost. */
   device?: string;
 }
 

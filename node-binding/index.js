@@ -32,7 +32,7 @@ if (first?.native) {
   return;
 }
 
-const { normalize, GC_KINDS } = require('./lib/options');
+const { normalize, GC_KINDS, DEFAULT_DEVICE } = require('./lib/options');
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -163,7 +163,11 @@ function start(options) {
     return inactive(loadError);
   }
   const mask = o.gc.reduce((m, k) => m | native.gcKinds[k], 0);
-  const r = native.start(o.device ?? null, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
+  // Resolved here, from this thread's environment: a Worker's may differ
+  // from the process's, which the C library would read (and read without
+  // the lock Node's own setenv() takes).
+  const device = o.device ?? (process.env.EVENTBOOST_DEVICE || DEFAULT_DEVICE);
+  const r = native.start(device, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
     o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
   // Not opened: the reason names the caller's path (libeventboost's names
   // only EVENTBOOST_DEVICE), and what ran runs on (native.start() stopped nothing).

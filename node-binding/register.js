@@ -19,9 +19,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { isMainThread } = require('node:worker_threads');
-const { fromEnv } = require('./lib/options');
+const { fromEnv, DEFAULT_DEVICE } = require('./lib/options');
 
-const DEFAULT_DEVICE = '/dev/eventboost';
 const EACCES_GRACE_MS = 30000;
 
 let warned = false; // this preload printed the tree's line: what follows is its to say

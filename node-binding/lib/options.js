@@ -172,4 +172,8 @@ function fromEnv(env) {
   return { options };
 }
 
-module.exports = { normalize, fromEnv, GC_KINDS, DEFAULT_GC_KINDS, DEFAULTS };
+// Where the hint device is when neither the device option nor
+// EVENTBOOST_DEVICE says.
+const DEFAULT_DEVICE = '/dev/eventboost';
+
+module.exports = { normalize, fromEnv, GC_KINDS, DEFAULT_GC_KINDS, DEFAULTS, DEFAULT_DEVICE };

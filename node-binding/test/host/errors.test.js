@@ -88,6 +88,23 @@ setTimeout(() => setTimeout(() => {
   });
 });
 
+// Without a device option, start() opens the device the thread's own
+// environment names: a Worker given an environment of its own (env: {...})
+// does not read the process's (the C library's getenv(), which also races
+// the main thread's setenv()).
+test("start() in a Worker opens the device its own environment names", () => {
+  const r = runFake(`
+const { Worker } = require('node:worker_threads');
+const w = new Worker(\`
+const eb = require(process.env.EB_PKG);
+require('node:worker_threads').parentPort.postMessage(eb.start({ gc: false, queue: false }));
+eb.stop();
+\`, { eval: true, env: { ...process.env, EVENTBOOST_DEVICE: process.env.EB_FAKE_DEVICE } });
+w.on('message', (m) => console.log(JSON.stringify(m)));
+`);
+  assert.deepStrictEqual({ active: r.active, code: r.code }, { active: true, code: null }, r.reason);
+});
+
 // The loop thread's /proc stat that cannot be opened (the open-files limit:
 // each monitor takes five descriptors): without it the monitor cannot tell
 // a loop asleep in a callback from one running, and held its boost through
