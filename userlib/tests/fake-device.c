@@ -9,7 +9,9 @@
  * EB_FAKE_FAIL_THREADS=N fails the first N threads an addon (a .node
  * file) creates, as a process at its thread limit does (EAGAIN), and
  * EB_FAKE_FAIL_TASK_STAT=1 fails every open of a thread's
- * /proc/self/task/<tid>/stat, as at the open-files limit (EMFILE).  What a
+ * /proc/self/task/<tid>/stat, as at the open-files limit (EMFILE);
+ * EB_FAKE_LOG=FILE appends a line to FILE at each close of a client, with
+ * the votes it held (timed ones too: EB_IOC_BOOST_FOR votes).  What a
  * test reads is the package's own stats(): what the monitor asked for, not
  * what a CPU did.  Policy stats fail as on a CPU without a cpufreq policy
  * (ENODEV), unless EB_FAKE_POLICY=1: then every CPU's policy is governed,
@@ -61,6 +63,7 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 
 static int refusals_left, thread_failures_left, policy, max_boost_us;
 static int fail_task_stat;
+static const char *close_log;
 static int slow_applies;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
@@ -79,6 +82,7 @@ __attribute__((constructor)) static void read_env(void)
 	thread_failures_left = env_count("EB_FAKE_FAIL_THREADS");
 	policy = env_count("EB_FAKE_POLICY");
 	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
+	close_log = getenv("EB_FAKE_LOG");
 	max_boost_us = env_count("EB_FAKE_MAX_BOOST_US") ?: 100000;
 	slow_applies = env_count("EB_FAKE_SLOW_APPLIES");
 	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *,
@@ -159,6 +163,27 @@ int open64(const char *path, int flags, ...)
 	return fd;
 }
 
+/* A client's end (EB_FAKE_LOG): "close votes=N", N its EB_VOTE_* bits. */
+int close(int fd)
+{
+	static int (*real)(int);
+	char line[32];
+	int log, n;
+
+	if (!real)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	if (close_log && is_fake(fd)) {
+		n = snprintf(line, sizeof(line), "close votes=%u\n",
+			     __atomic_exchange_n(&votes[fd], 0, __ATOMIC_RELAXED));
+		log = open(close_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (log < 0 || write(log, line, n) != n)
+			perror("fake-device: EB_FAKE_LOG");
+		if (log >= 0)
+			real(log);
+	}
+	return real(fd);
+}
+
 int ioctl(int fd, unsigned long req, ...)
 {
 	static int (*real)(int, unsigned long, ...);
@@ -202,8 +227,11 @@ int ioctl(int fd, unsigned long req, ...)
 		return vote(fd, EB_VOTE_QUEUE, 0);
 	case EB_IOC_QUEUE_IDLE:
 		return vote(fd, 0, EB_VOTE_QUEUE);
-	case EB_IOC_BIND:
 	case EB_IOC_BOOST_FOR:
+		if (((struct eb_boost_for *)arg)->usec)
+			return vote(fd, EB_VOTE_TIMED, 0);
+		return vote(fd, 0, EB_VOTE_TIMED);
+	case EB_IOC_BIND:
 		return 0;
 	case EB_IOC_CLIENT_INFO:
 		ci = arg;

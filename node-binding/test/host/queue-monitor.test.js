@@ -7,6 +7,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { runFake } = require('./fake.js');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 
 // A warmed-up loop, then 1 ms callbacks back to back (immediates) until one
 // runs boosted or CALLBACKS ran; prints where the first refusal and the
@@ -83,8 +86,11 @@ test('a loop that never waits is boosted soon after a refused boost', () => {
 // A Worker's teardown with its monitor thread running, its votes held and
 // its loop busy: terminate() at a random point of 1 ms callbacks back to
 // back must leave the process running (Node's environment cleanup order
-// differs across majors: the host tests run on each).
+// differs across majors: the host tests run on each), and each Worker's
+// client closed by the time its 'exit' is emitted (the module ends the
+// votes of a closed client), its timed vote still held then.
 test('Workers terminated while Queue-Boost watches their busy loops leave the process running', { timeout: 240000 }, () => {
+  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'eb-close-')), 'log');
   const r = runFake(`
 const { Worker } = require('node:worker_threads');
 let ended = 0, active = 0;
@@ -92,15 +98,22 @@ function one() {
   const w = new Worker(\`
     const eb = require(process.env.EB_PKG);
     const s = eb.start({ device: process.env.EB_FAKE_DEVICE, sampleUs: 500 });
+    eb.boostFor(10000000);
     const spin = () => { const t = Date.now() + 1; while (Date.now() < t); };
     const tick = () => { spin(); setImmediate(tick); };
     tick();
     require('node:worker_threads').parentPort.postMessage(s.active);
   \`, { eval: true });
   w.once('message', (a) => { if (a) active++; setTimeout(() => w.terminate(), 20 + Math.random() * 200); });
-  w.once('exit', () => { if (++ended < 30) one(); else console.log(JSON.stringify({ ended, active })); });
+  w.once('exit', () => {
+    const closed = require('node:fs').readFileSync(process.env.EB_FAKE_LOG, 'utf8').split('\\n').filter(Boolean);
+    if (closed.length !== ended + 1) console.error('worker ' + ended + ': ' + closed.length + ' closed');
+    if (++ended < 30) one();
+    else console.log(JSON.stringify({ ended, active, closed: closed.length, timed: closed.filter((l) => Number(l.split('=')[1]) & 4).length }));
+  });
 }
 one();
-`);
-  assert.deepStrictEqual(r, { ended: 30, active: 30 });
+`, { EB_FAKE_LOG: log });
+  fs.rmSync(path.dirname(log), { recursive: true, force: true });
+  assert.deepStrictEqual(r, { ended: 30, active: 30, closed: 30, timed: 30 });
 });
