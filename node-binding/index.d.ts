@@ -159,9 +159,13 @@ export interface Stats {
     /** Time (ms) the policy spent boosted, for every process's votes, since eventboost
      *  was last selected for it; differences over an interval give a rate. */
     boostedMs: number;
+    /** The policy's watchdog (max_boost_us): a vote held longer is ended, boostFor()'s too. */
+    maxBoostUs: number;
     watchdogEnds: number;
     budgetEnds: number;
     refused: number;
+    /** Hint to applied frequency, upper bounds in µs; null when nothing was recorded or the
+     *  percentile lies in the last bucket (16384 µs or more, no upper bound). */
     latencyP50Us: number | null;
     latencyP99Us: number | null;
   } | null;
@@ -177,6 +181,7 @@ export function start(options?: StartOptions): StartResult;
 /** Undo everything; safe to call when not started. */
 export function stop(): void;
 export function stats(): Stats;
-/** Timed boost of the loop's core for usec µs (0..10000000, 0 ends it); false when inactive or refused. */
+/** Timed boost of the loop's core for usec µs (0..10000000, 0 ends it); false when inactive or refused.
+ *  The policy's watchdog (stats().kernel.maxBoostUs, 100 ms by default) ends it sooner. */
 export function boostFor(usec: number): boolean;
 export const GC_KINDS: readonly GcKind[];

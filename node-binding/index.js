@@ -295,9 +295,12 @@ function stats() {
       boosts: k.boosts,
       boostedShare: k.governedNs ? k.boostedNs / k.governedNs : 0,
       boostedMs: k.boostedNs / 1e6,
+      maxBoostUs: k.maxBoostUs,
       watchdogEnds: k.watchdogEnds,
       budgetEnds: k.budgetEnds,
       refused: k.refused,
+      // null: nothing recorded, or in the last bucket (16384 us or more),
+      // which has no upper bound (libeventboost's -ENODATA, -ERANGE).
       latencyP50Us: k.latencyP50Us >= 0 ? k.latencyP50Us : null,
       latencyP99Us: k.latencyP99Us >= 0 ? k.latencyP99Us : null,
     } : null,

@@ -213,6 +213,7 @@ Napi::Value Stats(const Napi::CallbackInfo& info) {
     num(k, "boosts", st.boosts);
     num(k, "boostedNs", st.boosted_ns);
     num(k, "governedNs", st.governed_ns);
+    num(k, "maxBoostUs", st.max_boost_us);
     num(k, "watchdogEnds", st.watchdog_ends);
     num(k, "budgetEnds", st.budget_ends);
     num(k, "refused", st.refused);
