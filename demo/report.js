@@ -284,8 +284,8 @@ if (host) {
       : `CPU 1 held by the host: not counted in ${helds.filter((x) => x === null).length} of ${helds.length} runs (a test driver without emulate_held_us, or loaded with 0), not judged there`);
   }
 }
-// (null: no hint applied, or 16384 us or more, the histogram's last bucket)
-const bound = (us) => (us === null ? 'n/a (none, or >= 16384 us)' : `<= ${us} us`);
+// (null: no hint applied; 32768: the histogram's last bucket, 16384 us or more)
+const bound = (us) => (us === null ? 'n/a' : us === 32768 ? '>= 16384 us' : `<= ${us} us`);
 console.log(`hint -> frequency applied: p50 ${bound(st.kernel.latencyP50Us)}, p99 ${bound(st.kernel.latencyP99Us)} ` +
   '(under QEMU/TCG, ~20x slower than native)');
 console.log(`\nFiles: ${dir} (demo.json: every run, every open-loop request).  make experiment measures the policies properly (README).`);

@@ -164,8 +164,8 @@ export interface Stats {
     watchdogEnds: number;
     budgetEnds: number;
     refused: number;
-    /** Hint to applied frequency, upper bounds in µs; null when nothing was recorded or the
-     *  percentile lies in the last bucket (16384 µs or more, no upper bound). */
+    /** Hint to applied frequency, upper bounds in µs; null when nothing was recorded; 32768
+     *  for the last bucket, which has none (16384 µs or more). */
     latencyP50Us: number | null;
     latencyP99Us: number | null;
   } | null;

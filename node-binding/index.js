@@ -169,9 +169,10 @@ function start(options) {
   const device = o.device ?? (process.env.EVENTBOOST_DEVICE || DEFAULT_DEVICE);
   const r = native.start(device, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
     o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
-  // Not opened: the reason names the caller's path (libeventboost's names
-  // only EVENTBOOST_DEVICE), and what ran runs on (native.start() stopped nothing).
-  const reason = !r.active && !r.stopped && o.device ? `cannot open ${o.device}: ${r.reason}` : r.reason;
+  // Not opened (or not eventboost's): the reason names the caller's path
+  // (libeventboost's names only EVENTBOOST_DEVICE), and what ran runs on
+  // (native.start() stopped nothing).
+  const reason = !r.active && !r.stopped && o.device ? `${o.device}: ${r.reason}` : r.reason;
   if (!r.active && !r.stopped && getState().active) return result(reason, r.errno);
   if (!r.active) return inactive(reason, r.errno);
   setState(true, null, o);
@@ -220,14 +221,15 @@ function ms(ns) { return ns / 1e6; }
 // as many cloud VMs, without a cpufreq driver).  Says so, else null.
 function idleReason(n, k) {
   if (!n || (k && k.governed)) return null;
-  let governor = null;
+  // The policy's counters read (k): a cpufreq driver runs the CPU, whose
+  // governor the permission model may keep us from reading.
+  let what = k ? 'another cpufreq governor runs it' : 'it has no cpufreq driver';
   try {
-    governor = fs.readFileSync(`/sys/devices/system/cpu/cpu${n.cpu}/cpufreq/scaling_governor`, 'utf8').trim();
+    what = `its cpufreq governor is ${fs.readFileSync(`/sys/devices/system/cpu/cpu${n.cpu}/cpufreq/scaling_governor`, 'utf8').trim()}`;
   } catch {
-    // no cpufreq driver for that CPU
+    // no cpufreq driver for that CPU, or not ours to read
   }
-  return `active, but the event loop's CPU ${n.cpu} is not governed by eventboost ` +
-    `(${governor ? `its cpufreq governor is ${governor}` : 'it has no cpufreq driver'}): ` +
+  return `active, but the event loop's CPU ${n.cpu} is not governed by eventboost (${what}): ` +
     "the hints change nothing; select the governor (see 'ebctl status')";
 }
 
@@ -299,8 +301,8 @@ function stats() {
       watchdogEnds: k.watchdogEnds,
       budgetEnds: k.budgetEnds,
       refused: k.refused,
-      // null: nothing recorded, or in the last bucket (16384 us or more),
-      // which has no upper bound (libeventboost's -ENODATA, -ERANGE).
+      // null: nothing recorded (-ENODATA); 32768: the last bucket, 16384 us
+      // or more, which has no upper bound.
       latencyP50Us: k.latencyP50Us >= 0 ? k.latencyP50Us : null,
       latencyP99Us: k.latencyP99Us >= 0 ? k.latencyP99Us : null,
     } : null,

@@ -84,8 +84,8 @@ if (cfg && !cfg.off) {
   const watch = () => {
     if (watcher || poller) return;
     if (!mayRead(device)) {
-      follow(`not watching for ${device}: the permission model denies reading it; ` +
-        `grant --allow-fs-read=${device} to start when it appears, or restart once it is there`);
+      follow(`not watching ${device} (for it to appear or its permissions to change): the permission ` +
+        `model denies reading it; grant --allow-fs-read=${device}, or restart once it is usable`);
       return;
     }
     if (!isMainThread || !mayRead(path.dirname(device))) {
@@ -114,7 +114,8 @@ if (cfg && !cfg.off) {
       return;
     }
     if (!later) warn(`inactive: ${r.reason}`);
-    if (r.code === 'ENOENT') {
+    // (An ENOENT with the device there is not the device's: Queue-Boost's /proc.)
+    if (r.code === 'ENOENT' && !(mayRead(device) && fs.existsSync(device))) {
       clearTimeout(grace); // gone again: watched until it is back
       grace = null;
       watch();

@@ -102,8 +102,8 @@ static const char status_usage[] =
 "  --json             one JSON object on one line: {\"schema_version\": 1,\n"
 "                     \"module_loaded\": bool, \"policies\": [...], ...},\n"
 "                     values in base units (khz, us, ns, counts); a latency\n"
-"                     percentile is null without data or in the open last\n"
-"                     bucket (latency_histogram[15], >= 16384 us)\n"
+"                     percentile is null without data, 32768 in the last\n"
+"                     bucket (latency_histogram[15]: 16384 us or more)\n"
 "  --watch[=INTERVAL] print again every INTERVAL (default 1s; 1s, 500ms...)\n"
 "                     with the boosts, hints and boosted time of the\n"
 "                     interval; with --json one object per line\n"
@@ -178,7 +178,8 @@ static void usage_error(const char *cmd, const char *fmt, ...)
 }
 
 /* The long option of @opts that takes no value and was given one
- * ("--json=1": getopt_long sets optopt to its val), else NULL. */
+ * ("--json=1", or abbreviated "--js=1": getopt_long sets optopt to its
+ * val), else NULL. */
 static const char *long_given_value(const struct option *opts,
 				    const char *arg)
 {
@@ -189,7 +190,7 @@ static const char *long_given_value(const struct option *opts,
 	len = (size_t)(strchr(arg, '=') - arg - 2);
 	for (; opts->name; opts++)
 		if (opts->has_arg == no_argument && opts->val == optopt &&
-		    strlen(opts->name) == len && !strncmp(opts->name, arg + 2, len))
+		    len && !strncmp(opts->name, arg + 2, len))
 			return opts->name;
 	return NULL;
 }
@@ -576,8 +577,7 @@ static void jw_str(struct jw *w, const char *key, const char *s)
 
 /* --------------------------------------------------------------- status */
 
-/* Latency percentile in us for output, or -1 when there is no data or no
- * upper bound (latency_histogram says which). */
+/* Latency percentile in us for output, or -1 when there is no data. */
 static long latency_us(const struct eb_stats *st, double pct)
 {
 	long v = eb_latency_percentile_us(st, pct);
@@ -682,15 +682,15 @@ static void row(const char *label, const char *fmt, ...)
 	putchar('\n');
 }
 
-/* "8 us", ">= 16.38 ms" (the open last bucket) or "-" for a latency
- * percentile. */
+/* "8 us", ">= 16.38 ms" (the last bucket, 32768: no upper bound) or "-"
+ * for a latency percentile. */
 static void format_latency(const struct eb_stats *st, double pct, char *buf,
 			   size_t len)
 {
 	long us = eb_latency_percentile_us(st, pct);
 	char d[16];
 
-	if (us == -ERANGE) {
+	if (us == 1L << 15) {
 		ebp_format_duration_ns(16384000, d, sizeof(d));
 		snprintf(buf, len, ">= %s", d);
 	} else if (us < 0) {

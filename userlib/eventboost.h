@@ -123,8 +123,8 @@ int eb_stats(struct eb_client *c, unsigned int cpu, struct eb_stats *st);
 #define eb_stats(c, cpu, st) eb_stats_sized((c), (cpu), (st), sizeof(*(st)))
 
 /* Upper bound in microseconds of the @pct (0..100) hint->applied
- * percentile; -ENODATA when nothing was recorded, -ERANGE when it lies in
- * latency[15] (16384 us or more: no upper bound). */
+ * percentile, or -ENODATA when nothing was recorded.  32768 is latency[15]'s,
+ * which has none: 16384 us or more. */
 long eb_latency_percentile_us(const struct eb_stats *st, double pct);
 
 /* A sentence for a negative errno from these calls: what went wrong and

@@ -211,8 +211,8 @@ long eb_latency_percentile_us(const struct eb_stats *st, double pct)
 		if (seen >= want)
 			break;
 	}
-	/* Bucket i is < 2^i us; the last has no upper bound. */
-	return i < 15 ? 1L << i : -ERANGE;
+	/* Bucket i is < 2^i us; the last has no upper bound: 32768 says it. */
+	return 1L << i;
 }
 
 const char *eb_strerror(int err)
@@ -239,9 +239,7 @@ const char *eb_strerror(int err)
 	case -EINVAL:
 		return "invalid argument: a NULL handle or buffer, a size below EB_STATS_SIZE_V1, a duration above 10 s, or a CPU or thread id out of range";
 	case -EBADF:
-		return "the client was opened read-only (eb_open_readonly()): hints and eb_bind() need one from eb_open(), with write access to /dev/eventboost (group 'eventboost')";
-	case -ERANGE:
-		return "the percentile lies in the last latency bucket (16384 us or more), which has no upper bound";
+		return "bad file descriptor: the client was opened read-only (eb_open_readonly()), whose hints and eb_bind() are refused (use eb_open(), with write access to /dev/eventboost: group 'eventboost'), or its descriptor was closed behind the library's back";
 	case -ENOMEM:
 		return "out of memory";
 	default:

@@ -132,6 +132,12 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
               "needs (five): the open-files limit is reached (ulimit -n, "
               "systemd's LimitNOFILE=; fs.file-max for the system's); raise "
               "it, or start with queue: false";
+      else if (err == -ENOENT || err == -EACCES || err == -EPERM)
+        // (Of its steps only the open of the loop thread's stat.)
+        why = "Queue-Boost cannot read the loop thread's state in /proc "
+              "(/proc/self/task/<tid>/stat), without which it cannot tell "
+              "a loop asleep in a callback from one running: mount /proc "
+              "or allow reading it, or start with queue: false";
       return Result(env, false, err, true, why);
     }
   }

@@ -8,13 +8,15 @@
  * refuses the first N queue hints, as a spent budget does (EBUSY), and
  * EB_FAKE_FAIL_THREADS=N fails the first N threads an addon (a .node
  * file) creates, as a process at its thread limit does (EAGAIN), and
- * EB_FAKE_FAIL_TASK_STAT=1 fails every open of a thread's
- * /proc/self/task/<tid>/stat, as at the open-files limit (EMFILE);
+ * EB_FAKE_FAIL_TASK_STAT=ERRNO fails every open of a thread's
+ * /proc/self/task/<tid>/stat with that errno (24, EMFILE: the open-files
+ * limit; 2, ENOENT: no /proc);
  * EB_FAKE_LOG=FILE appends a line to FILE at each close of a client, with
  * the votes it held (timed ones too: EB_IOC_BOOST_FOR votes).  What a
  * test reads is the package's own stats(): what the monitor asked for, not
  * what a CPU did.  Policy stats fail as on a CPU without a cpufreq policy
- * (ENODEV), unless EB_FAKE_POLICY=1: then every CPU's policy is governed,
+ * (ENODEV), unless EB_FAKE_POLICY=1: then every CPU's policy is governed
+ * (=2: run by another governor),
  * its watchdog at EB_FAKE_MAX_BOOST_US (100 ms by default), with
  * EB_FAKE_SLOW_APPLIES hints applied 16 ms or more after them (ebctl's
  * host tests).
@@ -64,6 +66,9 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 static int refusals_left, thread_failures_left, policy, max_boost_us;
 static int fail_task_stat;
 static const char *close_log;
+typedef int (*open_fn)(const char *, int, ...);
+static open_fn real_open, real_open64;
+static int (*real_close)(int);
 static int slow_applies;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
@@ -83,6 +88,9 @@ __attribute__((constructor)) static void read_env(void)
 	policy = env_count("EB_FAKE_POLICY");
 	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
 	close_log = getenv("EB_FAKE_LOG");
+	real_open = (open_fn)dlsym(RTLD_NEXT, "open");
+	real_open64 = (open_fn)dlsym(RTLD_NEXT, "open64");
+	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	max_boost_us = env_count("EB_FAKE_MAX_BOOST_US") ?: 100000;
 	slow_applies = env_count("EB_FAKE_SLOW_APPLIES");
 	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *,
@@ -126,16 +134,18 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	return real_pthread_create(th, attr, fn, arg);
 }
 
-/* open() and open64() (one or the other, by _FILE_OFFSET_BITS). */
-static int fake_open(const char *sym, const char *path, int flags, va_list ap)
+/*
+ * open() and open64() (one or the other, by _FILE_OFFSET_BITS); a mode is
+ * passed only with O_CREAT or O_TMPFILE (which holds O_DIRECTORY's bit).
+ */
+static int fake_open(open_fn real, const char *path, int flags, va_list ap)
 {
-	int (*real)(const char *, int, ...) =
-		(int (*)(const char *, int, ...))dlsym(RTLD_NEXT, sym);
-	mode_t mode = flags & (O_CREAT | O_TMPFILE) ? va_arg(ap, mode_t) : 0;
+	mode_t mode = flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE ?
+		      va_arg(ap, mode_t) : 0;
 
 	if (fail_task_stat && !strncmp(path, "/proc/self/task/", 16) &&
 	    strstr(path, "/stat")) {
-		errno = EMFILE;
+		errno = fail_task_stat;
 		return -1;
 	}
 	return real(path, flags, mode);
@@ -147,7 +157,7 @@ int open(const char *path, int flags, ...)
 	int fd;
 
 	va_start(ap, flags);
-	fd = fake_open("open", path, flags, ap);
+	fd = fake_open(real_open, path, flags, ap);
 	va_end(ap);
 	return fd;
 }
@@ -158,7 +168,7 @@ int open64(const char *path, int flags, ...)
 	int fd;
 
 	va_start(ap, flags);
-	fd = fake_open("open64", path, flags, ap);
+	fd = fake_open(real_open64, path, flags, ap);
 	va_end(ap);
 	return fd;
 }
@@ -166,12 +176,9 @@ int open64(const char *path, int flags, ...)
 /* A client's end (EB_FAKE_LOG): "close votes=N", N its EB_VOTE_* bits. */
 int close(int fd)
 {
-	static int (*real)(int);
 	char line[32];
 	int log, n;
 
-	if (!real)
-		real = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	if (close_log && is_fake(fd)) {
 		n = snprintf(line, sizeof(line), "close votes=%u\n",
 			     __atomic_exchange_n(&votes[fd], 0, __ATOMIC_RELAXED));
@@ -179,9 +186,9 @@ int close(int fd)
 		if (log < 0 || write(log, line, n) != n)
 			perror("fake-device: EB_FAKE_LOG");
 		if (log >= 0)
-			real(log);
+			real_close(log);
 	}
-	return real(fd);
+	return real_close(fd);
 }
 
 int ioctl(int fd, unsigned long req, ...)
@@ -245,7 +252,7 @@ int ioctl(int fd, unsigned long req, ...)
 			break;
 		ps = arg;
 		ps->policy_cpu = ps->cpu;
-		ps->flags = EB_POLICY_GOVERNED | EB_POLICY_FAST_SWITCH;
+		ps->flags = policy == 1 ? EB_POLICY_GOVERNED | EB_POLICY_FAST_SWITCH : 0;
 		ps->cur_khz = ps->target_khz = ps->base_khz = 2600000;
 		ps->boost_khz = 4000000;
 		ps->max_boost_us = max_boost_us;

@@ -111,17 +111,24 @@ w.on('message', (m) => console.log(JSON.stringify(m)));
 // such a sleep, renewed past the watchdog.  start() now fails and says what
 // to raise, and a later one works.
 test('a start() whose monitor cannot open the loop thread\'s stat says why, and a later one works', () => {
-  const r = runFake(`
+  const script = `
 const eb = require(process.env.EB_PKG);
 const a = eb.start({ gc: false, device: process.env.EB_FAKE_DEVICE });
 const s = eb.stats();
 const b = eb.start({ gc: false, queue: false, device: process.env.EB_FAKE_DEVICE });
 console.log(JSON.stringify({ a, active: s.active, b: b.active }));
 eb.stop();
-`, { EB_FAKE_FAIL_TASK_STAT: '1' });
-  assert.deepStrictEqual({ active: r.a.active, code: r.a.code, stats: r.active, b: r.b },
-    { active: false, code: 'EMFILE', stats: false, b: true }, r.a.reason);
-  assert.match(r.a.reason, /open-files limit.*ulimit -n.*LimitNOFILE.*queue: false/, r.a.reason);
+`;
+  const emfile = runFake(script, { EB_FAKE_FAIL_TASK_STAT: '24' });
+  assert.deepStrictEqual({ active: emfile.a.active, code: emfile.a.code, stats: emfile.active, b: emfile.b },
+    { active: false, code: 'EMFILE', stats: false, b: true }, emfile.a.reason);
+  assert.match(emfile.a.reason, /open-files limit.*ulimit -n.*LimitNOFILE.*queue: false/, emfile.a.reason);
+  // No /proc (a chroot): the reason says so, not that the device is missing.
+  const enoent = runFake(script, { EB_FAKE_FAIL_TASK_STAT: '2' });
+  assert.deepStrictEqual({ active: enoent.a.active, code: enoent.a.code, b: enoent.b },
+    { active: false, code: 'ENOENT', b: true }, enoent.a.reason);
+  assert.match(enoent.a.reason, /\/proc.*queue: false/, enoent.a.reason);
+  assert.doesNotMatch(enoent.a.reason, /modprobe/);
 });
 
 // A Queue-Boost monitor thread that cannot be created (a thread limit, the

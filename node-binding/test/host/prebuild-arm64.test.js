@@ -106,7 +106,7 @@ test('inert where it cannot act: start() says why, the addon answers', () => {
   // The native addon's own reason (without it the reason says to rebuild).
   assert.deepStrictEqual(res.missing, {
     active: false, errno: -2, code: 'ENOENT',
-    reason: 'cannot open /nonexistent/eventboost: ' +
+    reason: '/nonexistent/eventboost: ' +
       "no eventboost device: the module is not loaded (run 'sudo modprobe eventboost'), " +
       'or EVENTBOOST_DEVICE names a missing path, or a container was started without --device /dev/eventboost',
   });

@@ -93,7 +93,7 @@ test('Workers terminated while Queue-Boost watches their busy loops leave the pr
   const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'eb-close-')), 'log');
   const r = runFake(`
 const { Worker } = require('node:worker_threads');
-let ended = 0, active = 0;
+let ended = 0, active = 0, late = 0;
 function one() {
   const w = new Worker(\`
     const eb = require(process.env.EB_PKG);
@@ -107,13 +107,13 @@ function one() {
   w.once('message', (a) => { if (a) active++; setTimeout(() => w.terminate(), 20 + Math.random() * 200); });
   w.once('exit', () => {
     const closed = require('node:fs').readFileSync(process.env.EB_FAKE_LOG, 'utf8').split('\\n').filter(Boolean);
-    if (closed.length !== ended + 1) console.error('worker ' + ended + ': ' + closed.length + ' closed');
+    if (closed.length !== ended + 1) late++; // not closed by its 'exit'
     if (++ended < 30) one();
-    else console.log(JSON.stringify({ ended, active, closed: closed.length, timed: closed.filter((l) => Number(l.split('=')[1]) & 4).length }));
+    else console.log(JSON.stringify({ ended, active, late, closed: closed.length, timed: closed.filter((l) => Number(l.split('=')[1]) & 4).length }));
   });
 }
 one();
 `, { EB_FAKE_LOG: log });
   fs.rmSync(path.dirname(log), { recursive: true, force: true });
-  assert.deepStrictEqual(r, { ended: 30, active: 30, closed: 30, timed: 30 });
+  assert.deepStrictEqual(r, { ended: 30, active: 30, late: 0, closed: 30, timed: 30 });
 });
