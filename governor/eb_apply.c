@@ -18,9 +18,11 @@
 /*
  * @boost: @khz is the boost, the clock is there now (charged from @since:
  * a slow driver may have made it at any moment of its call), or it left it.
+ * @min, @max: the policy's limits when the driver was called.  The same
+ * frequency asked again (new limits) is not a change for the rate limit.
  */
 static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool boost,
-		       u64 since, bool fast)
+		       u64 since, bool fast, unsigned int min, unsigned int max)
 {
 	u64 now = ktime_get_ns(), lat = 0;
 
@@ -28,8 +30,11 @@ static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool boost,
 	if (boost && !ebp->at_boost)
 		eb_charge_since(ebp, since, now);
 	ebp->at_boost = boost;
+	if (khz != ebp->applied_khz)
+		ebp->change_ns = now;
 	ebp->applied_khz = khz;
-	ebp->change_ns = now;
+	ebp->applied_min_khz = min;
+	ebp->applied_max_khz = max;
 	/* A grant is good for one change, whichever change came first. */
 	ebp->granted_khz = 0;
 	ebp->cnt.applied++;
@@ -85,15 +90,19 @@ static void eb_apply_failed(struct eb_policy *ebp)
  */
 static void eb_apply_fast_locked(struct eb_policy *ebp)
 {
+	struct cpufreq_policy *policy = ebp->policy;
 	unsigned int khz = ebp->target_khz;
+	unsigned int min = READ_ONCE(policy->min), max = READ_ONCE(policy->max);
 
-	if (!ebp->started || khz == ebp->applied_khz ||
-	    !cpumask_test_cpu(smp_processor_id(), ebp->policy->cpus) ||
+	if (!ebp->started ||
+	    (khz == ebp->applied_khz && !eb_limits_new(ebp)) ||
+	    !cpumask_test_cpu(smp_processor_id(), policy->cpus) ||
 	    eb_apply_held_back(ebp, khz))
 		return;
-	if (cpufreq_driver_fast_switch(ebp->policy,
-				       cpufreq_driver_resolve_freq(ebp->policy, khz)))
-		eb_applied(ebp, khz, ebp->target_boost, ktime_get_ns(), true);
+	if (cpufreq_driver_fast_switch(policy,
+				       cpufreq_driver_resolve_freq(policy, khz)))
+		eb_applied(ebp, khz, ebp->target_boost, ktime_get_ns(), true,
+			   min, max);
 	else
 		eb_apply_failed(ebp);
 }
@@ -128,8 +137,8 @@ void eb_apply_ipi_async(void *info)
 /* Slow path: process context, may sleep in the driver. */
 void eb_apply_slow(struct eb_policy *ebp)
 {
+	unsigned int khz, min, max;
 	unsigned long flags;
-	unsigned int khz;
 	u64 called;
 	bool boost;
 	int ret;
@@ -140,10 +149,12 @@ void eb_apply_slow(struct eb_policy *ebp)
 	/*
 	 * A decision made while the driver ran was compared with the old
 	 * applied_khz and may have been filtered as a no-op: once applied,
-	 * apply the latest target too, until they agree; one that no
+	 * apply the latest target too, until they agree and the call saw the
+	 * policy's limits (eb_limits_new()); one that no
 	 * decision let through may have to wait for the rate timer.
 	 */
-	while (ebp->started && ebp->target_khz != ebp->applied_khz) {
+	while (ebp->started && (ebp->target_khz != ebp->applied_khz ||
+				eb_limits_new(ebp))) {
 		khz = ebp->target_khz;
 		if (eb_apply_held_back(ebp, khz))
 			break;
@@ -156,6 +167,8 @@ void eb_apply_slow(struct eb_policy *ebp)
 		boost = ebp->target_boost;
 		ebp->applying = true;
 		ebp->applying_boost = boost;
+		min = READ_ONCE(ebp->policy->min);
+		max = READ_ONCE(ebp->policy->max);
 		called = ktime_get_ns();
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
@@ -166,7 +179,7 @@ void eb_apply_slow(struct eb_policy *ebp)
 			eb_apply_failed(ebp);
 			break;
 		}
-		eb_applied(ebp, khz, boost, called, false);
+		eb_applied(ebp, khz, boost, called, false, min, max);
 	}
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	mutex_unlock(&ebp->work_lock);

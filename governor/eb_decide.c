@@ -86,6 +86,22 @@ bool eb_rate_limited(struct eb_policy *ebp, u64 now)
 }
 
 /*
+ * The limits changed since the driver was last called.  Some drivers
+ * write them into the hardware only with a frequency request
+ * (CPUFREQ_NEED_UPDATE_LIMITS, not exported to modules: amd-pstate, cppc,
+ * intel_cpufreq on HWP), so the frequency is asked for again, unchanged
+ * or not, as schedutil asks them; a worker's call the limits overtook is
+ * followed by another.  For other drivers the fast switch costs a call
+ * of the same frequency, and the worker's __cpufreq_driver_target() lets
+ * the core drop it.
+ */
+bool eb_limits_new(struct eb_policy *ebp)
+{
+	return ebp->applied_min_khz != READ_ONCE(ebp->policy->min) ||
+	       ebp->applied_max_khz != READ_ONCE(ebp->policy->max);
+}
+
+/*
  * The one decision: boost while any CPU of the policy holds a vote, the
  * budget is not spent and the current limits leave room above base.
  * Returns true when the driver must be given a new frequency now (@limit:
@@ -158,10 +174,11 @@ bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit)
 		/*
 		 * No change is waiting, so no hint waits for one either; but
 		 * one the worker is making is still timed from its hint.
+		 * New limits are asked for, not granted: no change.
 		 */
 		if (!ebp->applying)
 			ebp->hint_ns = 0;
-		return false;
+		return eb_limits_new(ebp);
 	}
 	if (held)
 		return false;

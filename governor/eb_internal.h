@@ -139,6 +139,8 @@ struct eb_policy {
 	unsigned int target_khz;	/* decided frequency */
 	bool target_boost;		/* and it is the boost */
 	unsigned int applied_khz;	/* last frequency given to the driver */
+	unsigned int applied_min_khz;	/* policy->min and max that call saw */
+	unsigned int applied_max_khz;
 	unsigned int granted_khz;	/* target let through since the last change, or 0 */
 	bool applying;			/* the worker is in the driver */
 	bool applying_boost;		/* with a boost */
@@ -234,6 +236,7 @@ void eb_policy_retune(struct eb_policy *ebp);
 /* eb_decide.c: eb_decide() is called with ebp->lock held */
 bool eb_decide(struct eb_policy *ebp, u64 now, u64 hint_ns, bool limit);
 bool eb_rate_limited(struct eb_policy *ebp, u64 now);
+bool eb_limits_new(struct eb_policy *ebp);
 unsigned int eb_policy_base_khz(struct eb_policy *ebp);
 unsigned int eb_policy_boost_khz(struct eb_policy *ebp);
 unsigned int eb_nominal_khz(struct cpufreq_policy *policy);

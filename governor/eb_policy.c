@@ -91,6 +91,8 @@ void eb_policy_start(struct eb_policy *ebp)
 	ebp->target_khz = 0;
 	ebp->target_boost = false;
 	ebp->applied_khz = 0;
+	ebp->applied_min_khz = 0;
+	ebp->applied_max_khz = 0;
 	ebp->granted_khz = 0;
 	ebp->applying = false;
 	ebp->hint_ns = 0;
@@ -192,19 +194,8 @@ void eb_policy_retune(struct eb_policy *ebp)
 		eb_apply_slow(ebp);
 }
 
-/*
- * New limits reach some drivers only with a frequency request
- * (CPUFREQ_NEED_UPDATE_LIMITS: amd-pstate, cppc, intel_pstate passive),
- * also for the frequency they have, as schedutil asks them.  The flag is
- * not exported to modules: ask every driver; the worker's
- * __cpufreq_driver_target() drops the call for the others.
- */
+/* New limits are asked for even at an unchanged frequency: eb_limits_new(). */
 void eb_policy_limits(struct eb_policy *ebp)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&ebp->lock, flags);
-	ebp->applied_khz = 0;		/* the next decision applies anew */
-	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	eb_policy_retune(ebp);
 }
