@@ -420,6 +420,22 @@ FIXTURE_TEARDOWN(eb)
 	pin(0);
 }
 
+/* One GC vote from the last CPU: its policy at boost, then at base. */
+static void gc_boost_on_last_cpu(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(eb) *self)
+{
+	int fd;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+	close(fd);
+}
+
 TEST_F(eb, abi_version)
 {
 	struct eb_version v = { 0 };
@@ -590,19 +606,10 @@ TEST_F(eb, boost_lands_on_the_bound_threads_cpu)
  */
 TEST_F(eb, a_driver_that_applies_the_resolved_entry_gets_the_boost)
 {
-	int fd;
-
 	if (!fast_mode())
 		SKIP(return, "a fast switch's driver (the worker's core resolves)");
 	ASSERT_EQ(0, eb_write_str(DRV_PARAM "fast_switch_resolved", "1"));
-	ASSERT_EQ(0, pin(self->last_cpu));
-	fd = eb_open();
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
-	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
-	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
-	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
-	close(fd);
+	gc_boost_on_last_cpu(_metadata, self);
 	EXPECT_EQ(0, eb_write_str(DRV_PARAM "fast_switch_resolved", "0"));
 }
 
@@ -3531,21 +3538,14 @@ TEST_F(eb, tracepoints_record_hints_and_applies)
 {
 	const char *tr = "/sys/kernel/tracing";
 	char path[128], buf[65536];
-	int fd, tfd;
+	int tfd;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/events/eventboost/enable", tr);
 	ASSERT_EQ(0, eb_write_str(path, "1")) TH_LOG("tracefs not mounted at %s?", tr);
 	snprintf(path, sizeof(path), "%s/trace", tr);
 	ASSERT_EQ(0, eb_write_str(path, ""));
-	ASSERT_EQ(0, pin(self->last_cpu));
-	fd = eb_open();
-	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
-	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
-	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
-	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
-	close(fd);
+	gc_boost_on_last_cpu(_metadata, self);
 	snprintf(path, sizeof(path), "%s/events/eventboost/enable", tr);
 	eb_write_str(path, "0");
 	snprintf(path, sizeof(path), "%s/trace", tr);

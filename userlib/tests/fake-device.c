@@ -66,8 +66,7 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 static int refusals_left, thread_failures_left, policy, max_boost_us;
 static int fail_task_stat;
 static const char *close_log;
-typedef int (*open_fn)(const char *, int, ...);
-static open_fn real_open, real_open64;
+static int (*real_open)(const char *, int, ...);
 static int (*real_close)(int);
 static int slow_applies;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
@@ -88,8 +87,7 @@ __attribute__((constructor)) static void read_env(void)
 	policy = env_count("EB_FAKE_POLICY");
 	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
 	close_log = getenv("EB_FAKE_LOG");
-	real_open = (open_fn)dlsym(RTLD_NEXT, "open");
-	real_open64 = (open_fn)dlsym(RTLD_NEXT, "open64");
+	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
 	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	max_boost_us = env_count("EB_FAKE_MAX_BOOST_US") ?: 100000;
 	slow_applies = env_count("EB_FAKE_SLOW_APPLIES");
@@ -135,43 +133,29 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 }
 
 /*
- * open() and open64() (one or the other, by _FILE_OFFSET_BITS); a mode is
- * passed only with O_CREAT or O_TMPFILE (which holds O_DIRECTORY's bit).
+ * open(), and open64() as its alias (one is called, by _FILE_OFFSET_BITS;
+ * on 64-bit glibc they are one function); a mode is passed only with
+ * O_CREAT or O_TMPFILE (which holds O_DIRECTORY's bit).
  */
-static int fake_open(open_fn real, const char *path, int flags, va_list ap)
+int open(const char *path, int flags, ...)
 {
-	mode_t mode = flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE ?
-		      va_arg(ap, mode_t) : 0;
+	mode_t mode = 0;
+	va_list ap;
 
+	if (flags & O_CREAT || (flags & O_TMPFILE) == O_TMPFILE) {
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
 	if (fail_task_stat && !strncmp(path, "/proc/self/task/", 16) &&
 	    strstr(path, "/stat")) {
 		errno = fail_task_stat;
 		return -1;
 	}
-	return real(path, flags, mode);
+	return real_open(path, flags, mode);
 }
 
-int open(const char *path, int flags, ...)
-{
-	va_list ap;
-	int fd;
-
-	va_start(ap, flags);
-	fd = fake_open(real_open, path, flags, ap);
-	va_end(ap);
-	return fd;
-}
-
-int open64(const char *path, int flags, ...)
-{
-	va_list ap;
-	int fd;
-
-	va_start(ap, flags);
-	fd = fake_open(real_open64, path, flags, ap);
-	va_end(ap);
-	return fd;
-}
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 
 /* A client's end (EB_FAKE_LOG): "close votes=N", N its EB_VOTE_* bits. */
 int close(int fd)
