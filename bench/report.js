@@ -468,6 +468,7 @@ if (exists('activity-heavy-before-ebctl.json')) {
       boosted_share_module: round(d('boosted_ns') / d('governed_ns'), 4),
       boosted_share_time_in_state: total ? round(atBoost / total, 4) : null,
       watchdog_ends: d('watchdog_ends'), budget_ends: d('budget_ends'), refused: d('refused'),
+      // (the driver's requests: its limits do not change during a run)
       frequency_changes: d('applied'),
       service: serviceDelta(`activity-${ep}-before-stats.json`, `activity-${ep}-after-stats.json`, secs),
     };

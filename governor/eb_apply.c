@@ -18,11 +18,11 @@
 /*
  * @boost: @khz is the boost, the clock is there now (charged from @since:
  * a slow driver may have made it at any moment of its call), or it left it.
- * @min, @max: the policy's limits when the driver was called.  The same
- * frequency asked again (new limits) is not a change for the rate limit.
+ * The same frequency asked again (new limits) is no change: not for the
+ * rate limit, nor for a grant.
  */
 static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool boost,
-		       u64 since, bool fast, unsigned int min, unsigned int max)
+		       u64 since, bool fast)
 {
 	u64 now = ktime_get_ns(), lat = 0;
 
@@ -30,13 +30,12 @@ static void eb_applied(struct eb_policy *ebp, unsigned int khz, bool boost,
 	if (boost && !ebp->at_boost)
 		eb_charge_since(ebp, since, now);
 	ebp->at_boost = boost;
-	if (khz != ebp->applied_khz)
-		ebp->change_ns = now;
-	ebp->applied_khz = khz;
-	ebp->applied_min_khz = min;
-	ebp->applied_max_khz = max;
 	/* A grant is good for one change, whichever change came first. */
-	ebp->granted_khz = 0;
+	if (khz != ebp->applied_khz || khz == ebp->granted_khz) {
+		ebp->change_ns = now;
+		ebp->granted_khz = 0;
+	}
+	ebp->applied_khz = khz;
 	ebp->cnt.applied++;
 	if (ebp->hint_ns) {
 		u64 us;
@@ -81,6 +80,16 @@ static void eb_apply_failed(struct eb_policy *ebp)
 }
 
 /*
+ * The driver is called now: the limits it sees count as asked for, also if
+ * the call fails (a failing driver is not asked again at every hint).
+ */
+static void eb_asking(struct eb_policy *ebp)
+{
+	ebp->applied_min_khz = READ_ONCE(ebp->policy->min);
+	ebp->applied_max_khz = READ_ONCE(ebp->policy->max);
+}
+
+/*
  * Fast switch: on a CPU of the policy, with ebp->lock held (irqs off).  An
  * IPI sent before its target CPU left the policy leaves the change to the
  * policy's CPUs (the governor's start after the change applies anew).
@@ -92,17 +101,16 @@ static void eb_apply_fast_locked(struct eb_policy *ebp)
 {
 	struct cpufreq_policy *policy = ebp->policy;
 	unsigned int khz = ebp->target_khz;
-	unsigned int min = READ_ONCE(policy->min), max = READ_ONCE(policy->max);
 
 	if (!ebp->started ||
 	    (khz == ebp->applied_khz && !eb_limits_new(ebp)) ||
 	    !cpumask_test_cpu(smp_processor_id(), policy->cpus) ||
 	    eb_apply_held_back(ebp, khz))
 		return;
+	eb_asking(ebp);
 	if (cpufreq_driver_fast_switch(policy,
 				       cpufreq_driver_resolve_freq(policy, khz)))
-		eb_applied(ebp, khz, ebp->target_boost, ktime_get_ns(), true,
-			   min, max);
+		eb_applied(ebp, khz, ebp->target_boost, ktime_get_ns(), true);
 	else
 		eb_apply_failed(ebp);
 }
@@ -137,8 +145,8 @@ void eb_apply_ipi_async(void *info)
 /* Slow path: process context, may sleep in the driver. */
 void eb_apply_slow(struct eb_policy *ebp)
 {
-	unsigned int khz, min, max;
 	unsigned long flags;
+	unsigned int khz;
 	u64 called;
 	bool boost;
 	int ret;
@@ -167,8 +175,7 @@ void eb_apply_slow(struct eb_policy *ebp)
 		boost = ebp->target_boost;
 		ebp->applying = true;
 		ebp->applying_boost = boost;
-		min = READ_ONCE(ebp->policy->min);
-		max = READ_ONCE(ebp->policy->max);
+		eb_asking(ebp);
 		called = ktime_get_ns();
 		raw_spin_unlock_irqrestore(&ebp->lock, flags);
 		ret = __cpufreq_driver_target(ebp->policy, khz, CPUFREQ_RELATION_L);
@@ -179,7 +186,7 @@ void eb_apply_slow(struct eb_policy *ebp)
 			eb_apply_failed(ebp);
 			break;
 		}
-		eb_applied(ebp, khz, boost, called, false, min, max);
+		eb_applied(ebp, khz, boost, called, false);
 	}
 	raw_spin_unlock_irqrestore(&ebp->lock, flags);
 	mutex_unlock(&ebp->work_lock);

@@ -86,8 +86,9 @@ bool eb_rate_limited(struct eb_policy *ebp, u64 now)
 }
 
 /*
- * The limits changed since the driver was last called.  Some drivers
- * write them into the hardware only with a frequency request
+ * The limits changed since the driver was last called (with a frequency:
+ * before the first, nothing is asked again).  Some drivers write them
+ * into the hardware only with a frequency request
  * (CPUFREQ_NEED_UPDATE_LIMITS, not exported to modules: amd-pstate, cppc,
  * intel_cpufreq on HWP), so the frequency is asked for again, unchanged
  * or not, as schedutil asks them; a worker's call the limits overtook is
@@ -97,8 +98,9 @@ bool eb_rate_limited(struct eb_policy *ebp, u64 now)
  */
 bool eb_limits_new(struct eb_policy *ebp)
 {
-	return ebp->applied_min_khz != READ_ONCE(ebp->policy->min) ||
-	       ebp->applied_max_khz != READ_ONCE(ebp->policy->max);
+	return ebp->applied_khz &&
+	       (ebp->applied_min_khz != READ_ONCE(ebp->policy->min) ||
+		ebp->applied_max_khz != READ_ONCE(ebp->policy->max));
 }
 
 /*

@@ -139,7 +139,7 @@ struct eb_policy {
 	unsigned int target_khz;	/* decided frequency */
 	bool target_boost;		/* and it is the boost */
 	unsigned int applied_khz;	/* last frequency given to the driver */
-	unsigned int applied_min_khz;	/* policy->min and max that call saw */
+	unsigned int applied_min_khz;	/* policy->min and max the last call saw */
 	unsigned int applied_max_khz;
 	unsigned int granted_khz;	/* target let through since the last change, or 0 */
 	bool applying;			/* the worker is in the driver */

@@ -2668,6 +2668,7 @@ TEST_F(eb, new_limits_are_asked_for_at_an_unchanged_frequency)
 	int pol = self->pol_last, fd;
 	struct drv_policy dp;
 	long long seq;
+	char buf[16];
 
 	ASSERT_EQ(0, pin(self->last_cpu));
 	fd = eb_open();
@@ -2688,19 +2689,42 @@ TEST_F(eb, new_limits_are_asked_for_at_an_unchanged_frequency)
 		msleep(5);
 	}
 	EXPECT_EQ(st0.applied + 1, st1.applied);
+	/* New limits asked for once, not at every hint after. */
+	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_IDLE));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+	EXPECT_EQ(st1.applied, st0.applied);
 	if (fast_mode()) {
 		EXPECT_LT(seq, drv_last_seq(pol));
 		ASSERT_EQ(0, drv_read(pol, &dp, NULL));
 		EXPECT_EQ(3300000, dp.cur);
 		EXPECT_EQ(3300000, dp.max);
+		/*
+		 * A driver that keeps failing it is asked once, not again at
+		 * every hint and tick after (each call takes one failure).
+		 */
+		ASSERT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "1000"));
+		ASSERT_EQ(0, set_policy_attr(pol, "scaling_min_freq", "1600000"));
+		for (int i = 0; i < 10; i++) {
+			ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
+			ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_IDLE));
+		}
+		msleep(100);
+		ASSERT_EQ(0, eb_read_str(DRV_PARAM "fail_changes", buf, sizeof(buf)));
+		EXPECT_STREQ("999\n", buf) TH_LOG("calls made: 1000 - %s", buf);
+		EXPECT_EQ(0, eb_write_str(DRV_PARAM "fail_changes", "0"));
+		ASSERT_EQ(0, set_policy_attr(pol, "scaling_min_freq", "800000"));
 	}
 	/* The limits as they were: no vote, base. */
 	ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
 	EXPECT_EQ(BASE, applied_khz(pol, BASE));
 	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "4000000"));
 	if (!fast_mode()) {
-		/* A slow driver's boost in flight when the limits change. */
-		ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "300000"));
+		/*
+		 * A slow driver's boost in flight when the limits change
+		 * (->limits waits for it: the write returns after it).
+		 */
+		ASSERT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "1000000"));
 		msleep(100);
 		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
 		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
@@ -2715,6 +2739,10 @@ TEST_F(eb, new_limits_are_asked_for_at_an_unchanged_frequency)
 		}
 		EXPECT_EQ(st0.applied + 2, st1.applied)
 			TH_LOG("the boost, then the new limits asked for again");
+		/* (Else an ordinary retune: the limits came after the call.) */
+		ASSERT_EQ(0, drv_read(pol, &dp, NULL));
+		EXPECT_EQ(3300000, dp.max)
+			TH_LOG("the new limits came while the boost was in the driver");
 		ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
 		EXPECT_EQ(BASE, wait_khz(pol, BASE, 2000));
 	}

@@ -227,6 +227,9 @@ TEST(latency_percentile_from_histogram)
 	EXPECT_EQ(1, eb_latency_percentile_us(&st, 90));
 	EXPECT_EQ(32, eb_latency_percentile_us(&st, 99));
 	EXPECT_EQ(-EINVAL, eb_latency_percentile_us(&st, 101));
+	/* The last bucket (>= 16384 us) has no bound: 32768 says so. */
+	st.latency[15] = 100;
+	EXPECT_EQ(32768, eb_latency_percentile_us(&st, 99));
 }
 
 struct shared {

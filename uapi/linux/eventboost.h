@@ -124,7 +124,7 @@ struct eb_policy_stats {
 	__u64 watchdog_ends;	/* votes ended by max_boost_us */
 	__u64 budget_ends;	/* boosts ended by budget_pct */
 	__u64 refused;		/* hints refused while budget spent */
-	__u64 applied;		/* frequency changes requested */
+	__u64 applied;		/* frequency requests (also re-asked limits) */
 	__u64 latency[EB_LAT_BUCKETS];	/* hint->applied, see above */
 	__u64 reserved[8];	/* in: must be zero; out: zero */
 };
