@@ -177,6 +177,23 @@ static long wait_khz(int pol, long khz, long timeout_ms)
 	return cur;
 }
 
+/*
+ * Poll the stats of @cpu's policy into @st until it counts @applied
+ * frequency requests (a worker counts its request after the driver's
+ * record), 2 s at most.
+ */
+static int wait_applied(int fd, int cpu, __u64 applied,
+			struct eb_policy_stats *st)
+{
+	for (long t = 0;; t += 5) {
+		int err = eb_policy_stats(fd, cpu, st);
+
+		if (err || st->applied >= applied || t >= 2000)
+			return err;
+		msleep(5);
+	}
+}
+
 static int fast_mode(void)
 {
 	const char *s = getenv("EBTEST_FAST");
@@ -1711,10 +1728,7 @@ TEST_F(eb, a_boost_the_rate_limit_holds_back_is_not_charged)
 		ASSERT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
 		ASSERT_EQ(BASE, applied_khz(pol, BASE));
 		/* a worker records what it applied after the driver has it */
-		for (int j = 0; j < 400 && st0.applied < applied + 2; j++) {
-			msleep(5);
-			ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
-		}
+		ASSERT_EQ(0, wait_applied(fd, self->last_cpu, applied + 2, &st0));
 		ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
 		msleep(30);
 		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
@@ -2610,11 +2624,7 @@ TEST_F(eb, a_boost_landing_after_its_vote_ended_is_charged_until_the_step_down)
 	EXPECT_EQ(0, wait_in_flight(pol, 2000));
 	EXPECT_EQ(0, hint(fd, EB_IOC_GC_EXIT));
 	/* The boost, then the step down, each after 20 ms in the driver. */
-	st1 = st0;
-	for (int j = 0; j < 400 && st0.applied + 2 > st1.applied; j++) {
-		msleep(5);
-		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
-	}
+	ASSERT_EQ(0, wait_applied(fd, self->last_cpu, st0.applied + 2, &st1));
 	EXPECT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
 	EXPECT_EQ(st0.applied + 2, st1.applied);
 	EXPECT_EQ(BASE, st1.cur_khz);
@@ -2686,12 +2696,7 @@ TEST_F(eb, new_limits_are_asked_for_at_an_unchanged_frequency)
 	seq = drv_last_seq(pol);
 	/* A cap at the boost: the frequency stays, the driver is asked. */
 	ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "3300000"));
-	for (int t = 0; t < 2000; t += 5) {
-		ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
-		if (st1.applied > st0.applied)
-			break;
-		msleep(5);
-	}
+	ASSERT_EQ(0, wait_applied(fd, self->last_cpu, st0.applied + 1, &st1));
 	EXPECT_EQ(st0.applied + 1, st1.applied);
 	/* New limits asked for once, not at every hint after. */
 	ASSERT_EQ(0, hint(fd, EB_IOC_QUEUE_BUSY));
@@ -2735,12 +2740,7 @@ TEST_F(eb, new_limits_are_asked_for_at_an_unchanged_frequency)
 		ASSERT_EQ(0, wait_in_flight(pol, 2000));
 		ASSERT_EQ(0, set_policy_attr(pol, "scaling_max_freq", "3300000"));
 		EXPECT_EQ(0, eb_write_str(DRV_PARAM "target_delay_us", "0"));
-		for (int t = 0; t < 2000; t += 5) {
-			ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st1));
-			if (st1.applied >= st0.applied + 2)
-				break;
-			msleep(5);
-		}
+		ASSERT_EQ(0, wait_applied(fd, self->last_cpu, st0.applied + 2, &st1));
 		EXPECT_EQ(st0.applied + 2, st1.applied)
 			TH_LOG("the boost, then the new limits asked for again");
 		/* (Else an ordinary retune: the limits came after the call.) */
