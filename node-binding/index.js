@@ -172,8 +172,9 @@ function start(options) {
   // Not opened (or not eventboost's): the reason names the caller's path
   // (libeventboost's names only EVENTBOOST_DEVICE), and what ran runs on
   // (native.start() stopped nothing).
-  const reason = !r.active && !r.stopped && o.device ? `${o.device}: ${r.reason}` : r.reason;
-  if (!r.active && !r.stopped && getState().active) return result(reason, r.errno);
+  const unopened = !r.active && !r.stopped;
+  const reason = unopened && o.device ? `${o.device}: ${r.reason}` : r.reason;
+  if (unopened && getState().active) return result(reason, r.errno);
   if (!r.active) return inactive(reason, r.errno);
   setState(true, null, o);
   return { active: true, reason: null, errno: 0, code: null };

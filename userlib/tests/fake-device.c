@@ -68,6 +68,7 @@ static int fail_task_stat;
 static const char *close_log;
 static int (*real_open)(const char *, int, ...);
 static int (*real_close)(int);
+static int (*real_ioctl)(int, unsigned long, ...);
 static int slow_applies;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
@@ -89,6 +90,7 @@ __attribute__((constructor)) static void read_env(void)
 	close_log = getenv("EB_FAKE_LOG");
 	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
 	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
 	max_boost_us = env_count("EB_FAKE_MAX_BOOST_US") ?: 100000;
 	slow_applies = env_count("EB_FAKE_SLOW_APPLIES");
 	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *,
@@ -177,7 +179,6 @@ int close(int fd)
 
 int ioctl(int fd, unsigned long req, ...)
 {
-	static int (*real)(int, unsigned long, ...);
 	struct eb_policy_stats *ps;
 	struct eb_client_info *ci;
 	struct eb_version *v;
@@ -187,10 +188,8 @@ int ioctl(int fd, unsigned long req, ...)
 	va_start(ap, req);
 	arg = va_arg(ap, void *);
 	va_end(ap);
-	if (!real)
-		real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
 	if (_IOC_TYPE(req) != EB_IOC_MAGIC || !is_fake(fd))
-		return real(fd, req, arg);
+		return real_ioctl(fd, req, arg);
 	/* As the module: what changes state needs a file open for writing. */
 	if (req != EB_IOC_VERSION && req != EB_IOC_POLICY_STATS &&
 	    req != EB_IOC_CLIENT_INFO && (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY) {
