@@ -52,6 +52,19 @@ test('start() with a device option names the path it tried, errno and code as be
   }
 });
 
+// The option named the path: the reason says to check it (and still how to
+// load the module), not EVENTBOOST_DEVICE, which the caller did not set.
+test('start() with a device option that names no device says to check the path', () => {
+  const r = eventboost.start({ device: '/dev/evenboost' });
+  assert.strictEqual(r.code, 'ENOENT');
+  assert.match(r.reason, /^\/dev\/evenboost: /);
+  assert.match(r.reason, /check the path/);
+  assert.match(r.reason, /modprobe eventboost/);
+  assert.doesNotMatch(r.reason, /EVENTBOOST_DEVICE/);
+  const env = eventboost.start({ device: undefined });
+  assert.doesNotMatch(env.reason, /check the path/, 'without the option the library sentence stays');
+});
+
 test('GC_KINDS is frozen and start() takes it', () => {
   assert.ok(Object.isFrozen(eventboost.GC_KINDS));
   assert.throws(() => { 'use strict'; eventboost.GC_KINDS.push('x'); }, TypeError);

@@ -61,7 +61,7 @@ test('stop() before and after start() is harmless, and keeps why it was inactive
   eventboost.stop();
   eventboost.stop();
   assert.strictEqual(eventboost.stats().active, false);
-  assert.match(eventboost.stats().reason, /^stopped \(inactive before: \/nonexistent: no eventboost device: .*modprobe/);
+  assert.match(eventboost.stats().reason, /^stopped \(inactive before: \/nonexistent: no eventboost device at this path: .*modprobe/);
 });
 
 test('boostFor: validated, false while inactive', () => {

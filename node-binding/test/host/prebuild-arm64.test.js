@@ -103,12 +103,12 @@ test('it loaded prebuilds/linux-arm64, nothing else', () => {
 
 test('inert where it cannot act: start() says why, the addon answers', () => {
   assert.ok(res, 'the arm64 run above');
-  // The native addon's own reason (without it the reason says to rebuild).
+  // The native addon's errno (without the addon the reason says to rebuild).
   assert.deepStrictEqual(res.missing, {
     active: false, errno: -2, code: 'ENOENT',
     reason: '/nonexistent/eventboost: ' +
-      "no eventboost device: the module is not loaded (run 'sudo modprobe eventboost'), " +
-      'or EVENTBOOST_DEVICE names a missing path, or a container was started without --device /dev/eventboost',
+      "no eventboost device at this path: check the path, or load the module (run 'sudo modprobe eventboost'); " +
+      'in a container, pass the device (--device /dev/eventboost)',
   });
   // Not an eventboost device: ENOTTY on arm64 hardware; qemu-user refuses
   // an ioctl it does not know with ENOSYS before the kernel sees it.
