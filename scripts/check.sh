@@ -148,4 +148,11 @@ echo
 echo "==> summary ($(( $(date +%s) - start )) s)"
 printf '  %s\n' "${results[@]}"
 grep -h -E '^# Totals' build/vm/tap-*.txt | sort | uniq -c | sed 's/^/  /'
+# What failed in the guests, here at the end (CI shows the tail of a long
+# log): each run's "not ok" lines, and the node test runner's error lines.
+for f in build/vm/tap-*.txt build/vm-preempt/tap-*.txt build/vm-cluster/tap-*.txt; do
+	[ -f "$f" ] || continue
+	grep -E '^[[:space:]]*not ok|^[[:space:]]+error: ' "$f" | head -n 12 | cut -c 1-400 |
+		sed "s|^[[:space:]]*|  $f: |"
+done
 exit $fail
