@@ -104,9 +104,15 @@ const ERRNO = {};
 for (const [name, n] of Object.entries(require('node:os').constants.errno)) ERRNO[n] ??= name;
 const errnoName = (errno) => UV_ERRORS.get(errno)?.[0] ?? ERRNO[-errno] ?? null;
 
-// (The preload passes EVENTBOOST_DEVICE as the option: say "the path".)
-const NO_DEVICE_AT_PATH = 'no eventboost device at this path: check the path, or load the ' +
-  "module (run 'sudo modprobe eventboost'); in a container, pass the device (--device /dev/eventboost)";
+// For a device option libeventboost's sentences point at EVENTBOOST_DEVICE
+// for these; the path was the caller's (or the preload's, which passes
+// EVENTBOOST_DEVICE as the option): "the path".  libeventboost says ENOENT
+// also for a device node without the module behind it.
+const AT_PATH = {
+  ENOENT: 'no eventboost device at this path: check the path, or load the module ' +
+    "(run 'sudo modprobe eventboost'); in a container, pass the device (--device /dev/eventboost)",
+  ENOTTY: 'not an eventboost device at this path: check the path',
+};
 
 function result(reason, errno) {
   return { active: false, reason, errno, code: errno ? errnoName(errno) : null };
@@ -177,12 +183,7 @@ function start(options) {
   // (libeventboost's names only EVENTBOOST_DEVICE), and what ran runs on
   // (native.start() stopped nothing).
   const unopened = !r.active && !r.stopped;
-  let reason = r.reason;
-  if (unopened && o.device) {
-    // libeventboost's sentence for these names EVENTBOOST_DEVICE, not the path.
-    const missing = ['ENOENT', 'ENXIO'].includes(errnoName(r.errno));
-    reason = `${o.device}: ${missing ? NO_DEVICE_AT_PATH : r.reason}`;
-  }
+  const reason = unopened && o.device ? `${o.device}: ${AT_PATH[errnoName(r.errno)] ?? r.reason}` : r.reason;
   if (unopened && getState().active) return result(reason, r.errno);
   if (!r.active) return inactive(reason, r.errno);
   setState(true, null, o);

@@ -61,8 +61,19 @@ test('start() with a device option that names no device says to check the path',
   assert.match(r.reason, /check the path/);
   assert.match(r.reason, /modprobe eventboost/);
   assert.doesNotMatch(r.reason, /EVENTBOOST_DEVICE/);
-  const env = eventboost.start({ device: undefined });
-  assert.doesNotMatch(env.reason, /check the path/, 'without the option the library sentence stays');
+  const notOurs = eventboost.start({ device: '/dev/null' });
+  assert.strictEqual(notOurs.code, 'ENOTTY');
+  assert.strictEqual(notOurs.reason, '/dev/null: not an eventboost device at this path: check the path');
+  // Without the option, the variable named the path: the library's sentence.
+  const saved = process.env.EVENTBOOST_DEVICE;
+  process.env.EVENTBOOST_DEVICE = '/nonexistent/eventboost';
+  try {
+    const env = eventboost.start();
+    assert.strictEqual(env.code, 'ENOENT');
+    assert.match(env.reason, /EVENTBOOST_DEVICE names a missing path/);
+  } finally {
+    if (saved === undefined) delete process.env.EVENTBOOST_DEVICE; else process.env.EVENTBOOST_DEVICE = saved;
+  }
 });
 
 test('GC_KINDS is frozen and start() takes it', () => {
