@@ -148,11 +148,15 @@ echo
 echo "==> summary ($(( $(date +%s) - start )) s)"
 printf '  %s\n' "${results[@]}"
 grep -h -E '^# Totals' build/vm/tap-*.txt | sort | uniq -c | sed 's/^/  /'
-# What failed in the guests, here at the end (CI shows the tail of a long
-# log): each run's "not ok" lines, and the node test runner's error lines.
-for f in build/vm/tap-*.txt build/vm-preempt/tap-*.txt build/vm-cluster/tap-*.txt; do
-	[ -f "$f" ] || continue
-	grep -E '^[[:space:]]*not ok|^[[:space:]]+error: ' "$f" | head -n 12 | cut -c 1-400 |
-		sed "s|^[[:space:]]*|  $f: |"
+# What failed in this run's guests, here at the end (CI shows the tail of
+# a long log): their "not ok" lines, and the node test runner's error
+# lines (a multi-line one's first line of text with it).
+for f in "${kernels[@]/#/build/vm/tap-}" "build/vm-preempt/tap-${kernels[1]}" \
+	"build/vm-cluster/tap-${kernels[1]}"; do
+	[ -f "$f.txt" ] || continue
+	awk '/^[[:space:]]*not ok/ { print; next }
+	     /^[[:space:]]+error: [|>]-?$/ { line = $0; getline; print line " " $0; next }
+	     /^[[:space:]]+error: / { print }' "$f.txt" | head -n 12 | cut -c 1-400 |
+		sed -E "s|[[:space:]]{2,}| |g; s|^[[:space:]]*|  $f.txt: |"
 done
 exit $fail

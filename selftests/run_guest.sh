@@ -84,7 +84,7 @@ for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \
 		echo "# ---- node binding"
 		if twin_runs node; then
 			(cd "$TOP/node-binding" &&
-				"$NODE" --test test/guest/boost.test.js test/guest/queue.test.js) || rc=1
+				"$NODE" --test --test-reporter=tap test/guest/boost.test.js test/guest/queue.test.js) || rc=1
 		fi
 		took
 		echo "# ---- a service in a container (podman)"

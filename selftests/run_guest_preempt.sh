@@ -14,7 +14,7 @@ modprobe -q cpufreq_performance 2>/dev/null
 insmod "$B/eventboost/eventboost.ko" || rc=1
 insmod "$B/ebtest/ebtest_cpufreq.ko" shared=0 fast_switch=1 || rc=1
 echo "# CPUs: $(nproc); clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
-(cd "$TOP/node-binding" && "$NODE" --test test/guest/queue-preempt.test.js) || rc=1
+(cd "$TOP/node-binding" && "$NODE" --test --test-reporter=tap test/guest/queue-preempt.test.js) || rc=1
 rmmod ebtest_cpufreq || { echo "not ok - driver unload"; rc=1; }
 rmmod eventboost || { echo "not ok - eventboost unloads"; rc=1; }
 if eb_splats "$since"; then
