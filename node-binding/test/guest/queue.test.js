@@ -245,9 +245,11 @@ function finish() {
   // crossing the threshold).  A crossing is a boost, and a boost brings up
   // to three wake-ups (the timer's, the boosted look, its end): one 3 ms
   // callback crosses the 10 ms floor in a clock step (above SNAP), and the
-  // window had a boost in 3 of 8 runs (6.1, 6.12 and 7.2 guests, 2026-12-02).
+  // window had a boost in 3 of 8 runs (6.1, 6.12 and 7.2 guests, 2026-12-02),
+  // 4 in one 7.2-rt run beside two other guests: the bound is an eighth of
+  // the arrivals, each of which is 3 ms, far below the 10 ms floor.
   assert.strictEqual(window.arrivalWakeups, 0, JSON.stringify(window));
-  assert.ok(window.boosts <= 3, JSON.stringify(window));
+  assert.ok(window.boosts * 8 <= window.arrivals, JSON.stringify(window));
   assert.ok(window.wakeups * 4 <= window.arrivals + 12 * window.boosts, JSON.stringify(window));
 });
 
@@ -408,18 +410,18 @@ if (!s.active) throw new Error(s.reason);
 // only a prepare can wake it while it sleeps on the head-of-line timer,
 // which these iterations never reach.  The baseline (a count-weighted
 // mean over ~30 s, learnt at the monitor's looks) must keep falling
-// towards 1 ms through the quiet phase: from its 2nd second to its 6th
-// it takes in three times as many 1 ms iterations.
+// towards what a quiet iteration costs through the quiet phase: from its
+// 2nd second to its 6th it takes in three times as many of them.
 let i = 0, t0 = 0, at2 = null;
 const quiet = () => {
   if (!t0) t0 = Date.now();
   spin(1);
   const el = Date.now() - t0;
-  if (!at2 && el >= 2000) at2 = snap();
+  if (!at2 && el >= 2000) at2 = { ...snap(), cpuMs: threadMs() };
   if (el < 6000) return setTimeout(quiet, 20);
-  const at6 = snap();
-  console.log(JSON.stringify({ at2: { avgBusyUs: at2.avgBusyUs, samples: at2.samples, iterations: at2.iterations },
-    at6: { avgBusyUs: at6.avgBusyUs, samples: at6.samples, iterations: at6.iterations }, st: eb.stats().queue }));
+  const at6 = { ...snap(), cpuMs: threadMs() };
+  const pick = (a) => ({ avgBusyUs: a.avgBusyUs, samples: a.samples, iterations: a.iterations, cpuMs: a.cpuMs });
+  console.log(JSON.stringify({ at2: pick(at2), at6: pick(at6), st: eb.stats().queue }));
   process.exit(0);
 };
 const startup = () => { spin(20); if (++i < 40) setImmediate(startup); else setTimeout(quiet, 20); };
@@ -436,7 +438,18 @@ setImmediate(startup);
   // 3 looks and 0.80, so this guards the behaviour more than it shows the
   // defect, which a review found by reading.
   assert.ok(at6.samples - at2.samples >= 2, JSON.stringify({ at2, at6 }));
-  assert.ok(at6.avgBusyUs < 0.9 * at2.avgBusyUs, JSON.stringify({ at2, at6 }));
+  // Measured from what a quiet iteration costs the loop thread here (q,
+  // its CPU time per iteration between the two): the baseline's distance
+  // from q shrinks as the quiet iterations outnumber the start-up's, to
+  // about half (0.42-0.49 by the counts), whatever the host's speed; a
+  // baseline that stopped learning keeps its distance (1), one fallen to
+  // nothing goes far below q (negative).  The ratio of the raw means
+  // (0.70-0.79 in 13 runs, 2026-12-07) rises towards 1 as q grows with a
+  // slower host.
+  const q = ((at6.cpuMs - at2.cpuMs) * 1000) / (at6.iterations - at2.iterations);
+  const closer = (at6.avgBusyUs - q) / (at2.avgBusyUs - q);
+  t.diagnostic(`quiet iteration ${q.toFixed(0)} us; distance from it at 6 s / at 2 s ${closer.toFixed(3)}`);
+  assert.ok(at2.avgBusyUs > q && closer > -0.5 && closer < 0.75, JSON.stringify({ q, closer, at2, at6 }));
 });
 
 test('Queue-Boost: a saturated loop below the thresholds hardly wakes the monitor, and a long callback in it still boosts', async (t) => {
@@ -566,7 +579,9 @@ writer.stdout.on('data', (d) => {
   assert.strictEqual(r.code, 0, r.err);
   const { wakeups, arrivals, arrivalWakeups, iterations, after } = r.json[0];
   t.diagnostic(`${wakeups} monitor wake-ups (${arrivalWakeups} counted as for an arrival) for ${arrivals} arrivals at a waiting loop (${iterations} iterations)`);
-  assert.strictEqual(after.boosts, 0, JSON.stringify(after));
+  // None by length or overload; one by head-of-line at most: a clock step
+  // (above SNAP) inside a short callback crosses its threshold.
+  assert.ok(after.boosts === after.byHeadOfLine && after.byHeadOfLine <= 1, JSON.stringify(after));
   // About one per arrival, fewer where the loop read the byte before the
   // monitor's epoll_wait delivered it (the edge is then not delivered): 17-20
   // of 20 on 6.1 and 6.12, 14 on 6.12-rt, whose loop wins that race more
@@ -610,13 +625,13 @@ writer.stdout.on('data', (d) => {
   const after = snap();
   writer.finish();
   console.log(JSON.stringify({ wakeups: after.monitorWakeups - before.monitorWakeups, pairs: MEASURED, merged,
-    iterations: after.iterations - before.iterations, after }));
+    arrivalWakeups: after.monitorArrivals - before.monitorArrivals, iterations: after.iterations - before.iterations, after }));
   process.exit(0);
 });
 `);
   assert.strictEqual(r.code, 0, r.err);
-  const { wakeups, pairs, merged, iterations, after } = r.json[0];
-  t.diagnostic(`${wakeups} monitor wake-ups for ${pairs} pairs of arrivals (${merged} read as one; ${iterations} iterations)`);
+  const { wakeups, pairs, merged, arrivalWakeups, iterations, after } = r.json[0];
+  t.diagnostic(`${wakeups} monitor wake-ups (${arrivalWakeups} for an arrival) for ${pairs} pairs of arrivals (${merged} read as one; ${iterations} iterations)`);
   assert.strictEqual(after.boosts, 0, JSON.stringify(after));
   // Most second bytes arrive during the first's callback (one read each).
   assert.ok(merged <= pairs / 2, `${merged} of ${pairs} pairs came in one read: ` + JSON.stringify(after));
@@ -624,7 +639,11 @@ writer.stdout.on('data', (d) => {
   // that byte before the monitor's epoll_wait delivered it: the watch then
   // stays armed, and the second byte wakes it).  A monitor that armed its
   // watch again while the callback ran would wake twice per pair read apart.
-  assert.ok(wakeups * 4 <= pairs * 5, `${wakeups} monitor wake-ups for ${pairs} pairs: ` + JSON.stringify(after));
+  // Counted as stats().queue.monitorArrivals: the once-a-second looks (more
+  // of them the slower the host) are not arrivals (19-21 wake-ups of all
+  // kinds for 20 pairs in 13 runs, 2026-12-07).
+  assert.ok(arrivalWakeups * 4 <= pairs * 5, `${arrivalWakeups} arrival wake-ups for ${pairs} pairs: ` + JSON.stringify(after));
+  assert.ok(wakeups * 2 <= pairs * 3, `${wakeups} monitor wake-ups for ${pairs} pairs: ` + JSON.stringify(after));
   assert.ok(wakeups * 2 >= pairs, `${wakeups} monitor wake-ups for ${pairs} pairs: ` + JSON.stringify(after));
 });
 
@@ -668,7 +687,9 @@ server.listen(0, '127.0.0.1', () => {
   assert.strictEqual(r.code, 0, r.err);
   const { wakeups, arrivals, ticks, iterations, after } = r.json[0];
   t.diagnostic(`${wakeups} monitor wake-ups (${arrivals} for an arrival) for ${ticks} timer callbacks that each sent a byte (${iterations} iterations)`);
-  assert.strictEqual(after.boosts, 0, JSON.stringify(after));
+  // None by length or overload; one by head-of-line at most: a clock step
+  // (above SNAP) inside a short callback crosses its threshold.
+  assert.ok(after.boosts === after.byHeadOfLine && after.byHeadOfLine <= 1, JSON.stringify(after));
   // A wait for the timer and the iteration that reads the byte, per tick
   // (59 and 60 for 30 ticks; the byte and the next timer can share one).
   assert.ok(2 * iterations >= 3 * ticks, JSON.stringify(after));
