@@ -19,6 +19,11 @@ test.beforeEach(() => h.governEverything({ maxBoostUs: 5000000 }));
 // ends at once after a step.  Tests of other signals keep their bounds
 // clear of one.
 
+// No boost by length or overload; one by head-of-line at most: a clock
+// step (above) inside a short callback crosses its threshold.
+const assertNoBoostButAClockStep = (after) =>
+  assert.ok(after.boosts === after.byHeadOfLine && after.byHeadOfLine <= 1, JSON.stringify(after));
+
 // The queue stats and whether the kernel holds the loop core boosted.
 const SNAP = `
 const snap = () => { const s = eb.stats(); return { ...s.queue, kernelBoosted: !!(s.kernel && s.kernel.boosted) }; };
@@ -579,9 +584,7 @@ writer.stdout.on('data', (d) => {
   assert.strictEqual(r.code, 0, r.err);
   const { wakeups, arrivals, arrivalWakeups, iterations, after } = r.json[0];
   t.diagnostic(`${wakeups} monitor wake-ups (${arrivalWakeups} counted as for an arrival) for ${arrivals} arrivals at a waiting loop (${iterations} iterations)`);
-  // None by length or overload; one by head-of-line at most: a clock step
-  // (above SNAP) inside a short callback crosses its threshold.
-  assert.ok(after.boosts === after.byHeadOfLine && after.byHeadOfLine <= 1, JSON.stringify(after));
+  assertNoBoostButAClockStep(after);
   // About one per arrival, fewer where the loop read the byte before the
   // monitor's epoll_wait delivered it (the edge is then not delivered): 17-20
   // of 20 on 6.1 and 6.12, 14 on 6.12-rt, whose loop wins that race more
@@ -687,9 +690,7 @@ server.listen(0, '127.0.0.1', () => {
   assert.strictEqual(r.code, 0, r.err);
   const { wakeups, arrivals, ticks, iterations, after } = r.json[0];
   t.diagnostic(`${wakeups} monitor wake-ups (${arrivals} for an arrival) for ${ticks} timer callbacks that each sent a byte (${iterations} iterations)`);
-  // None by length or overload; one by head-of-line at most: a clock step
-  // (above SNAP) inside a short callback crosses its threshold.
-  assert.ok(after.boosts === after.byHeadOfLine && after.byHeadOfLine <= 1, JSON.stringify(after));
+  assertNoBoostButAClockStep(after);
   // A wait for the timer and the iteration that reads the byte, per tick
   // (59 and 60 for 30 ticks; the byte and the next timer can share one).
   assert.ok(2 * iterations >= 3 * ticks, JSON.stringify(after));
