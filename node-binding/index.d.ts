@@ -52,10 +52,9 @@ export interface StartOptions {
 
 export interface StartResult {
   /**
-   * Whether this start() took effect.  false with a device that cannot be opened leaves the
-   * configuration that ran before running: stats().active says whether one does.  false with a
-   * Queue-Boost monitor thread that cannot be created (code 'EAGAIN': a thread or memory limit)
-   * leaves nothing running.
+   * Whether this start() took effect.  false (a device that cannot be opened, a Queue-Boost
+   * monitor that cannot start: code 'EAGAIN', 'EMFILE'...) changes nothing: the configuration
+   * that ran before runs on, if one did; stats().active says whether one does.
    */
   active: boolean;
   /** Why eventboost is inactive and what to do; null when active. */
@@ -175,7 +174,8 @@ export interface Stats {
  * Start for the calling thread's event loop; throws only on invalid options: a TypeError
  * (code ERR_INVALID_ARG_TYPE, or ERR_INVALID_ARG_VALUE for an unknown option) or a RangeError
  * (ERR_OUT_OF_RANGE, or ERR_INVALID_ARG_VALUE for an unknown GC kind).  Again: replaces the
- * running configuration, unless its device cannot be opened (the running one runs on).
+ * running configuration, unless its device cannot be opened or its Queue-Boost monitor cannot
+ * start (the running one runs on).
  */
 export function start(options?: StartOptions): StartResult;
 /** Undo everything; safe to call when not started. */

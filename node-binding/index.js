@@ -160,9 +160,9 @@ function testDelayUs(name) {
  * false, reason, errno, code}: reason says what to do, errno is the
  * negative errno met (0 when none, e.g. no addon) and code its name
  * ('ENOENT'); throws only on invalid options.  Calling it again replaces
- * the running configuration, unless its device cannot be opened: then the
- * running one runs on.  With gc and queue both off the client is open for
- * boostFor() alone.
+ * the running configuration, unless its device cannot be opened or its
+ * Queue-Boost monitor cannot start: then the running one runs on.  With
+ * gc and queue both off the client is open for boostFor() alone.
  */
 function start(options) {
   const o = normalize(options);
@@ -180,11 +180,10 @@ function start(options) {
   const r = native.start(device, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
     o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
   // Not opened (or not eventboost's): the reason names the caller's path
-  // (libeventboost's names only EVENTBOOST_DEVICE), and what ran runs on
-  // (native.start() stopped nothing).
-  const unopened = !r.active && !r.stopped;
-  const reason = unopened && o.device ? `${o.device}: ${AT_PATH[errnoName(r.errno)] ?? r.reason}` : r.reason;
-  if (unopened && getState().active) return result(reason, r.errno);
+  // (libeventboost's names only EVENTBOOST_DEVICE).  Not opened, or its
+  // monitor not started: what ran runs on (native.start() stopped nothing).
+  const reason = !r.opened && o.device ? `${o.device}: ${AT_PATH[errnoName(r.errno)] ?? r.reason}` : r.reason;
+  if (!r.active && !r.stopped && getState().active) return result(reason, r.errno);
   if (!r.active) return inactive(reason, r.errno);
   setState(true, null, o);
   return { active: true, reason: null, errno: 0, code: null };

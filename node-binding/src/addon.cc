@@ -16,6 +16,8 @@
 #include <uv.h>
 #include <v8.h>
 
+#include <utility>
+
 #include "eventboost.h"
 #include "gc_hooks.h"
 #include "queue_monitor.h"
@@ -59,16 +61,42 @@ Instance* Get(const Napi::Env& env) { return env.GetInstanceData<Instance>(); }
 
 // @stopped: the configuration that ran before this start() was stopped.
 // @reason: what to do about @err, where eb_strerror() cannot know.
+// @opened: the device opened (@err is not the device's).
 Napi::Object Result(Napi::Env env, bool active, int err, bool stopped,
-                    const char* reason = nullptr) {
+                    const char* reason = nullptr, bool opened = true) {
   Napi::Object r = Napi::Object::New(env);
   r.Set("active", active);
   r.Set("stopped", stopped);
+  r.Set("opened", opened);
   r.Set("errno", err);
   if (err && !reason) reason = eb_strerror(err);
   r.Set("reason", reason ? Napi::Value(Napi::String::New(env, reason))
                          : env.Null());
   return r;
+}
+
+// What to do about a Queue-Boost monitor that cannot start, where
+// eb_strerror() cannot know (null: its sentence fits).
+const char* MonitorFailure(int err) {
+  // Of QueueMonitor::Start()'s steps only pthread_create() fails with
+  // EAGAIN (glibc's, also for a thread stack it cannot map).
+  if (err == -EAGAIN)
+    return "Queue-Boost cannot create its monitor thread: a thread or "
+           "memory limit is reached (ulimit -u counts the user's threads; "
+           "the cgroup's pids.max; kernel.threads-max; ulimit -v); raise "
+           "it, or start with queue: false";
+  if (err == -EMFILE || err == -ENFILE)
+    return "Queue-Boost cannot open the file descriptors its monitor "
+           "needs (five): the open-files limit is reached (ulimit -n, "
+           "systemd's LimitNOFILE=; fs.file-max for the system's); raise "
+           "it, or start with queue: false";
+  if (err == -ENOENT || err == -EACCES || err == -EPERM)
+    // (Of its steps only the open of the loop thread's stat.)
+    return "Queue-Boost cannot read the loop thread's state in /proc "
+           "(/proc/self/task/<tid>/stat), without which it cannot tell "
+           "a loop asleep in a callback from one running: mount /proc "
+           "or allow reading it, or start with queue: false";
+  return nullptr;
 }
 
 // start(device|null, gcTypes, queue, queueFactor, sampleUs, maxDelayMs,
@@ -96,51 +124,35 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
   unsigned test_vote_delay_us = info[8].As<Napi::Number>().Uint32Value();
   unsigned test_sleep_delay_us = info[9].As<Napi::Number>().Uint32Value();
 
-  // Binds the client to this thread: the loop's thread.  Opened before the
-  // running configuration stops: a device that cannot be opened (a typo,
-  // no module, no permission) changes nothing.
+  // Binds the client to this thread: the loop's thread.  The client opens
+  // and the monitor starts before the running configuration stops: a
+  // device that cannot be opened (a typo, no module, no permission) or a
+  // monitor that cannot start (a thread or open-files limit) changes
+  // nothing.
   eb_client* client = nullptr;
   int err = eb_open(&client, device.empty() ? nullptr : device.c_str());
-  if (err) return Result(env, false, err, false);
-  in->Stop();
-  // stats() counts what this configuration does, not an earlier one.
-  in->gc.ClearCounters();
-  in->queue.ClearCounters();
-  in->client = client;
-  in->tid = static_cast<pid_t>(syscall(SYS_gettid));
-
+  if (err) return Result(env, false, err, false, nullptr, false);
+  QueueMonitor fresh;
   if (queue) {
     uv_loop_t* loop = nullptr;
     if (napi_get_uv_event_loop(env, &loop) != napi_ok || !loop)
       err = -ENOTSUP;
     else
-      err = in->queue.Start(loop, in->client, factor, sample_us, max_delay_ms,
-                            hol_waiting, bursts_at_threshold,
-                            test_vote_delay_us, test_sleep_delay_us);
+      err = fresh.Start(loop, client, factor, sample_us, max_delay_ms,
+                        hol_waiting, bursts_at_threshold, test_vote_delay_us,
+                        test_sleep_delay_us);
     if (err) {
-      in->Stop();
-      // Of QueueMonitor::Start()'s steps only pthread_create() fails with
-      // EAGAIN (glibc's, also for a thread stack it cannot map).
-      const char* why = nullptr;
-      if (err == -EAGAIN)
-        why = "Queue-Boost cannot create its monitor thread: a thread or "
-              "memory limit is reached (ulimit -u counts the user's threads; "
-              "the cgroup's pids.max; kernel.threads-max; ulimit -v); raise "
-              "it, or start with queue: false";
-      else if (err == -EMFILE || err == -ENFILE)
-        why = "Queue-Boost cannot open the file descriptors its monitor "
-              "needs (five): the open-files limit is reached (ulimit -n, "
-              "systemd's LimitNOFILE=; fs.file-max for the system's); raise "
-              "it, or start with queue: false";
-      else if (err == -ENOENT || err == -EACCES || err == -EPERM)
-        // (Of its steps only the open of the loop thread's stat.)
-        why = "Queue-Boost cannot read the loop thread's state in /proc "
-              "(/proc/self/task/<tid>/stat), without which it cannot tell "
-              "a loop asleep in a callback from one running: mount /proc "
-              "or allow reading it, or start with queue: false";
-      return Result(env, false, err, true, why);
+      eb_close(client);
+      return Result(env, false, err, false, MonitorFailure(err));
     }
   }
+  in->Stop();
+  // stats() counts what this configuration does, not an earlier one: the
+  // stopped monitor (and its last counters) goes with @fresh.
+  in->gc.ClearCounters();
+  std::swap(in->queue, fresh);
+  in->client = client;
+  in->tid = static_cast<pid_t>(syscall(SYS_gettid));
   if (gc_types) in->gc.Start(v8::Isolate::GetCurrent(), in->client, gc_types);
   return Result(env, true, 0, true);
 }

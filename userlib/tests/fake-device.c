@@ -7,7 +7,8 @@
  * lets everything else through to the C library; EB_FAKE_REFUSE_QUEUE=N
  * refuses the first N queue hints, as a spent budget does (EBUSY), and
  * EB_FAKE_FAIL_THREADS=N fails the first N threads an addon (a .node
- * file) creates, as a process at its thread limit does (EAGAIN), and
+ * file) creates, as a process at its thread limit does (EAGAIN), after the
+ * first EB_FAKE_SPARE_THREADS=M (0 by default) it creates as ever, and
  * EB_FAKE_FAIL_TASK_STAT=ERRNO fails every open of a thread's
  * /proc/self/task/<tid>/stat with that errno (24, EMFILE: the open-files
  * limit; 2, ENOENT: no /proc);
@@ -63,7 +64,8 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 	return 0;
 }
 
-static int refusals_left, thread_failures_left, policy, max_boost_us;
+static int refusals_left, thread_failures_left, spare_threads_left;
+static int policy, max_boost_us;
 static int fail_task_stat;
 static const char *close_log;
 static int (*real_open)(const char *, int, ...);
@@ -85,6 +87,7 @@ __attribute__((constructor)) static void read_env(void)
 {
 	refusals_left = env_count("EB_FAKE_REFUSE_QUEUE");
 	thread_failures_left = env_count("EB_FAKE_FAIL_THREADS");
+	spare_threads_left = env_count("EB_FAKE_SPARE_THREADS");
 	policy = env_count("EB_FAKE_POLICY");
 	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
 	close_log = getenv("EB_FAKE_LOG");
@@ -119,7 +122,10 @@ static int refuse_queue(void)
 	return take_one(&refusals_left);
 }
 
-/* Node's own threads are created as ever; an addon's fail while any is left. */
+/*
+ * Node's own threads are created as ever; an addon's fail while any is
+ * left, once its spare ones are used.
+ */
 int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 		   void *(*fn)(void *), void *arg)
 {
@@ -129,6 +135,7 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	if (dladdr((void *)fn, &in) && in.dli_fname &&
 	    (len = strlen(in.dli_fname)) > 5 &&
 	    !strcmp(in.dli_fname + len - 5, ".node") &&
+	    !take_one(&spare_threads_left) &&
 	    take_one(&thread_failures_left))
 		return EAGAIN;
 	return real_pthread_create(th, attr, fn, arg);

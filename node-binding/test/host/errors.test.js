@@ -4,6 +4,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const eventboost = require('../..');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const { runFake } = require('./fake.js');
 
 test('invalid options throw with Node error codes', () => {
@@ -190,4 +193,54 @@ w.on('exit', () => {
   assert.deepStrictEqual({ active: r.active, thread: r.thread }, { active: false, thread: null });
   assert.strictEqual(r.worker, 'EAGAIN');
   assert.deepStrictEqual({ b: r.b, watching: r.watching }, { b: true, watching: true });
+});
+
+// A start() that would replace a running configuration but whose Queue-Boost
+// monitor cannot start (a thread limit; the open-files limit) changes
+// nothing, as one whose device cannot be opened: the running configuration
+// runs on, and the result says why (until 2026-12-07 the running one was
+// stopped first: nothing ran).  The client the failed start() opened is
+// closed at once; the running one's at stop().
+test('a restart whose monitor cannot start leaves the running configuration running', () => {
+  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'eb-close-')), 'log');
+  const script = `
+const fs = require('node:fs');
+const eb = require(process.env.EB_PKG);
+const device = process.env.EB_FAKE_DEVICE;
+const a = eb.start({ ...JSON.parse(process.env.FIRST), device });
+const b = eb.start({ gc: false, device, sampleUs: 700, queueFactor: 3 });
+const closes = fs.readFileSync(process.env.EB_FAKE_LOG, 'utf8').split('\\n').filter(Boolean).length;
+const s = eb.stats();
+const i0 = s.queue.iterations;
+setTimeout(() => setTimeout(() => {
+  const out = { a: a.active, b, active: s.active, gc: s.gc.kinds, queue: s.queue.enabled,
+    sampleUs: s.queue.sampleUs ?? null, factor: s.queue.queueFactor ?? null,
+    watching: eb.stats().queue.iterations > i0, boostFor: eb.boostFor(1000), closes };
+  eb.stop();
+  out.closesAfterStop = fs.readFileSync(process.env.EB_FAKE_LOG, 'utf8').split('\\n').filter(Boolean).length;
+  console.log(JSON.stringify(out));
+}, 5), 5);
+`;
+  const run = (env) => {
+    fs.rmSync(log, { force: true });
+    return runFake(script, { EB_FAKE_LOG: log, ...env });
+  };
+  // The running configuration's monitor thread is created, the new one's not.
+  const thread = run({ FIRST: JSON.stringify({ gc: ['mark-compact'], sampleUs: 500 }),
+    EB_FAKE_SPARE_THREADS: '1', EB_FAKE_FAIL_THREADS: '1' });
+  assert.deepStrictEqual({ active: thread.b.active, code: thread.b.code }, { active: false, code: 'EAGAIN' },
+    thread.b.reason);
+  assert.match(thread.b.reason, /monitor thread.*ulimit -u/, thread.b.reason);
+  assert.deepStrictEqual({ ...thread, b: undefined }, {
+    a: true, b: undefined, active: true, gc: ['mark-compact'], queue: true, sampleUs: 500, factor: 5,
+    watching: true, boostFor: true, closes: 1, closesAfterStop: 2,
+  });
+  // A GC-Boost-only configuration, and a monitor short of descriptors.
+  const fds = run({ FIRST: JSON.stringify({ gc: ['mark-compact'], queue: false }), EB_FAKE_FAIL_TASK_STAT: '24' });
+  assert.deepStrictEqual({ active: fds.b.active, code: fds.b.code }, { active: false, code: 'EMFILE' }, fds.b.reason);
+  assert.deepStrictEqual({ ...fds, b: undefined }, {
+    a: true, b: undefined, active: true, gc: ['mark-compact'], queue: false, sampleUs: null, factor: null,
+    watching: false, boostFor: true, closes: 1, closesAfterStop: 2,
+  });
+  fs.rmSync(path.dirname(log), { recursive: true, force: true });
 });
