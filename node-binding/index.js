@@ -105,13 +105,16 @@ for (const [name, n] of Object.entries(require('node:os').constants.errno)) ERRN
 const errnoName = (errno) => UV_ERRORS.get(errno)?.[0] ?? ERRNO[-errno] ?? null;
 
 // For a device option libeventboost's sentences point at EVENTBOOST_DEVICE
-// for these; the path was the caller's (or the preload's, which passes
+// (or /dev/eventboost) for these; the path was the caller's (or the preload's, which passes
 // EVENTBOOST_DEVICE as the option): "the path".  libeventboost says ENOENT
 // also for a device node without the module behind it.
 const AT_PATH = {
   ENOENT: 'no eventboost device at this path: check the path, or load the module ' +
     "(run 'sudo modprobe eventboost'); in a container, pass the device (--device /dev/eventboost)",
   ENOTTY: 'not an eventboost device at this path: check the path',
+  EACCES: "permission denied: this user cannot open it: check its permissions (the udev rule " +
+    "60-eventboost.rules makes /dev/eventboost root:eventboost 0660: add the user to group " +
+    "'eventboost'; in a container, --group-add the host's eventboost GID)",
 };
 
 function result(reason, errno) {

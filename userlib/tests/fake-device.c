@@ -11,7 +11,9 @@
  * first EB_FAKE_SPARE_THREADS=M (0 by default) it creates as ever, and
  * EB_FAKE_FAIL_TASK_STAT=ERRNO fails every open of a thread's
  * /proc/self/task/<tid>/stat with that errno (24, EMFILE: the open-files
- * limit; 2, ENOENT: no /proc);
+ * limit; 2, ENOENT: no /proc), and EB_FAKE_FAIL_DEVICE_OPEN=ERRNO every
+ * open of EB_FAKE_DEVICE (13, EACCES: as for a user without permission,
+ * also where the tests run as root);
  * EB_FAKE_LOG=FILE appends a line to FILE at each close of a client, with
  * the votes it held (timed ones too: EB_IOC_BOOST_FOR votes).  What a
  * test reads is the package's own stats(): what the monitor asked for, not
@@ -66,7 +68,7 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 
 static int refusals_left, thread_failures_left, spare_threads_left;
 static int policy, max_boost_us;
-static int fail_task_stat;
+static int fail_task_stat, fail_device_open;
 static const char *close_log;
 static int (*real_open)(const char *, int, ...);
 static int (*real_close)(int);
@@ -90,6 +92,7 @@ __attribute__((constructor)) static void read_env(void)
 	spare_threads_left = env_count("EB_FAKE_SPARE_THREADS");
 	policy = env_count("EB_FAKE_POLICY");
 	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
+	fail_device_open = env_count("EB_FAKE_FAIL_DEVICE_OPEN");
 	close_log = getenv("EB_FAKE_LOG");
 	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
 	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
@@ -159,6 +162,11 @@ int open(const char *path, int flags, ...)
 	if (fail_task_stat && !strncmp(path, "/proc/self/task/", 16) &&
 	    strstr(path, "/stat")) {
 		errno = fail_task_stat;
+		return -1;
+	}
+	if (fail_device_open && getenv("EB_FAKE_DEVICE") &&
+	    !strcmp(path, getenv("EB_FAKE_DEVICE"))) {
+		errno = fail_device_open;
 		return -1;
 	}
 	return real_open(path, flags, mode);

@@ -7,7 +7,7 @@ const eventboost = require('../..');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { runFake } = require('./fake.js');
+const { runFake, fakeDevice } = require('./fake.js');
 
 test('invalid options throw with Node error codes', () => {
   for (const [opts, cls, code] of [
@@ -53,6 +53,20 @@ test('start() with a device option names the path it tried, errno and code as be
     assert.ok(r.reason.includes(device), r.reason);
     assert.strictEqual(eventboost.stats().reason, r.reason);
   }
+});
+
+// A device option the user may not open: the reason names the path and
+// what to check, not /dev/eventboost (libeventboost's sentence, which also
+// speaks of a client in another process: not what an open meets).
+test('start() with a device option the user cannot open names the path and its permissions', () => {
+  const r = runFake(`
+const eb = require(process.env.EB_PKG);
+console.log(JSON.stringify(eb.start({ device: process.env.EB_FAKE_DEVICE })));
+`, { EB_FAKE_FAIL_DEVICE_OPEN: '13' });
+  assert.deepStrictEqual({ active: r.active, errno: r.errno, code: r.code }, { active: false, errno: -13, code: 'EACCES' });
+  assert.ok(r.reason.startsWith(`${fakeDevice}: permission denied`), r.reason);
+  assert.match(r.reason, /check its permissions.*group 'eventboost'/, r.reason);
+  assert.doesNotMatch(r.reason, /\/dev\/eventboost \(|bound thread/, r.reason);
 });
 
 // The option named the path: the reason says to check it (and still how to

@@ -32,4 +32,4 @@ function fakeEnv(device) {
   return { LD_PRELOAD: shim, EB_FAKE_DEVICE: device };
 }
 
-module.exports = { runFake, fakeEnv };
+module.exports = { runFake, fakeEnv, fakeDevice: dev };
