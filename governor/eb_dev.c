@@ -37,6 +37,14 @@ static ushort dev_mode = 0660;
 module_param(dev_mode, ushort, 0444);
 MODULE_PARM_DESC(dev_mode, "Mode of /dev/eventboost (default 0660; group from udev)");
 
+/*
+ * Set once the module's init can no longer fail; until then an open is
+ * refused.  misc_open() calls eb_open() under misc_mtx, which
+ * misc_deregister() takes: an init that fails removes the device with no
+ * file open on it.
+ */
+static bool eb_dev_is_ready;
+
 static long eb_ioc_boost_for(struct eb_client *c, void __user *uarg)
 {
 	struct eb_boost_for b;
@@ -204,6 +212,12 @@ static int eb_open(struct inode *inode, struct file *file)
 {
 	struct eb_client *c;
 
+	/*
+	 * The module is still loading (or failing to): try again.  Pairs
+	 * with eb_dev_ready().
+	 */
+	if (!smp_load_acquire(&eb_dev_is_ready))
+		return -EAGAIN;
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
@@ -274,6 +288,13 @@ int eb_dev_init(void)
 {
 	eb_miscdev.mode = dev_mode & 0777;
 	return misc_register(&eb_miscdev);
+}
+
+/* The governor is registered: a client can be served. */
+void eb_dev_ready(void)
+{
+	/* Pairs with eb_open(): an open that sees it sees the governor. */
+	smp_store_release(&eb_dev_is_ready, true);
 }
 
 void eb_dev_exit(void)

@@ -286,8 +286,9 @@ long eb_client_vote(struct eb_client *c, unsigned int set,
 		    unsigned int clear, u64 timed_us, int reason);
 void eb_clients_end_votes(const struct cpumask *cpus);
 
-/* eb_dev.c */
+/* eb_dev.c: opens are refused until eb_dev_ready() */
 int eb_dev_init(void);
+void eb_dev_ready(void);
 void eb_dev_exit(void);
 
 /* eb_governor.c */

@@ -11,27 +11,34 @@
 #include "eb_trace.h"
 
 /*
- * The governor first: its registration is what fails for a reason (no
- * cpufreq: -ENODEV), and it fails then before /dev/eventboost exists, so
- * no file can be opened on a module whose init is failing.
+ * The loader frees a module whose init failed without waiting for what
+ * took it meanwhile: a policy that selected the governor, a file opened on
+ * the device would run this module's code after it is gone.  So the device
+ * comes first but refuses opens until init is done, and the governor last:
+ * nothing can fail once a policy may select it.  (Without cpufreq the
+ * governor's registration fails, -ENODEV: the device goes again, never
+ * opened.)
  */
 static int __init eb_init(void)
 {
 	int ret;
 
-	ret = eb_governor_register();
-	if (ret)
-		return ret;
 	ret = eb_dev_init();
 	if (ret)
-		eb_governor_unregister();
-	return ret;
+		return ret;
+	ret = eb_governor_register();
+	if (ret) {
+		eb_dev_exit();
+		return ret;
+	}
+	eb_dev_ready();
+	return 0;
 }
 
 static void __exit eb_exit(void)
 {
-	eb_dev_exit();
 	eb_governor_unregister();
+	eb_dev_exit();
 }
 
 module_init(eb_init);

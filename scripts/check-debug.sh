@@ -102,7 +102,8 @@ run_flavor() {
 	fail=0
 	EB_KDIR=$tree scripts/kbuild.sh "$kver" eventboost Kbuild governor uapi || fail=1
 	EB_KDIR=$tree scripts/kbuild.sh "$kver" ebtest selftests/driver/Kbuild \
-		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c governor/eb_compat.h || fail=1
+		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c \
+		selftests/driver/ebtest_fail.c governor/eb_compat.h || fail=1
 	scripts/fetch-ksrc.sh || fail=1
 	make -s userlib || fail=1
 	make -s -C selftests || fail=1

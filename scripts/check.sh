@@ -44,7 +44,8 @@ for k in "${kernels[@]}"; do
 	step "build for $k (W=1, sparse)"
 	STRICT=1 scripts/kbuild.sh "$k" eventboost Kbuild governor uapi || fail=1
 	STRICT=1 scripts/kbuild.sh "$k" ebtest selftests/driver/Kbuild \
-		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c governor/eb_compat.h || fail=1
+		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c \
+		selftests/driver/ebtest_fail.c governor/eb_compat.h || fail=1
 done
 step "libeventboost, ebctl, the set-up scripts and the demo's statistics: host tests"
 make -s userlib || fail=1

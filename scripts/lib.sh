@@ -51,10 +51,11 @@ eb_kernel() {
 }
 
 eb_build_modules() {
-	step "build eventboost.ko and the test modules (ebtest_cpufreq, ebtest_pause) for $1"
+	step "build eventboost.ko and the test modules (ebtest_cpufreq, ebtest_pause, ebtest_fail) for $1"
 	scripts/kbuild.sh "$1" "${2:-}eventboost" Kbuild governor uapi >/dev/null &&
 	scripts/kbuild.sh "$1" "${2:-}ebtest" selftests/driver/Kbuild \
-		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c governor/eb_compat.h >/dev/null
+		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c \
+		selftests/driver/ebtest_fail.c governor/eb_compat.h >/dev/null
 }
 
 eb_build_node() {

@@ -26,7 +26,8 @@ fail=0
 for k in "${kernels[@]}"; do
 	scripts/kbuild.sh "$k" eventboost Kbuild governor uapi >/dev/null &&
 	scripts/kbuild.sh "$k" ebtest selftests/driver/Kbuild \
-		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c governor/eb_compat.h >/dev/null || fail=1
+		selftests/driver/ebtest_cpufreq.c selftests/driver/ebtest_pause.c \
+		selftests/driver/ebtest_fail.c governor/eb_compat.h >/dev/null || fail=1
 done
 make -s -C selftests ../build/selftests/eb_fuzz ../build/selftests/eb_stress \
 	../build/selftests/eb_figures || fail=1

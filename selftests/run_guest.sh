@@ -33,6 +33,19 @@ mountpoint -q /sys/kernel/tracing ||
 modprobe -q cpufreq_powersave 2>/dev/null
 modprobe -q cpufreq_performance 2>/dev/null
 
+# Before the module is loaded: a load that fails at a step leaves nothing
+# behind (ebtest_cpufreq's policies to select it on).
+if [ -z "$FILTER$TARGS" ]; then
+	echo "# ---- a failing load"
+	if insmod "$B/ebtest/ebtest_cpufreq.ko" shared=0 fast_switch=1; then
+		sh "$TOP/selftests/module_load_test.sh" "$B/eventboost/eventboost.ko" \
+			"$B/ebtest/ebtest_fail.ko" "$TOP/build/userlib/ebctl" || rc=1
+		rmmod ebtest_cpufreq || { echo "not ok - failing load: driver unload"; rc=1; }
+	else
+		echo "not ok - failing load: ebtest_cpufreq did not load"; rc=1
+	fi
+	took
+fi
 insmod "$B/eventboost/eventboost.ko" || rc=1
 # mode name, driver parameters, EBTEST_FAST
 for mode in "emulated:shared=0 fast_switch=1 emulate=1 emulate_cpus=1:1" \

@@ -33,7 +33,8 @@ struct eb_client;
  * Open a client bound to the calling thread.  @device: NULL for
  * $EVENTBOOST_DEVICE, else /dev/eventboost.  -ENOENT: module not loaded
  * (also for a device node with no driver behind it); -EACCES: no
- * permission; -EPROTO: the module speaks another ABI version.
+ * permission; -EPROTO: the module speaks another ABI version; -EAGAIN: the
+ * module is still loading (waited for up to a second first).
  */
 int eb_open(struct eb_client **out, const char *device);
 

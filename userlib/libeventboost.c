@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "eventboost.h"
@@ -24,6 +25,22 @@ static int eb_ioctl(struct eb_client *c, unsigned long cmd, void *arg)
 	if (!c)
 		return -EINVAL;
 	return ioctl(c->fd, cmd, arg) ? -errno : 0;
+}
+
+/*
+ * The module's device appears before its governor is registered and
+ * refuses opens (EAGAIN) until it is: a client started by the device's
+ * appearance waits for that (a load takes microseconds; up to a second
+ * here), or sees the device go (ENOENT) with a load that failed.
+ */
+static int eb_open_device(const char *device, int flags)
+{
+	const struct timespec ms = { .tv_nsec = 1000000 };
+	int fd, tries = 0;
+
+	while ((fd = open(device, flags)) < 0 && errno == EAGAIN && ++tries < 1000)
+		nanosleep(&ms, NULL);
+	return fd;
 }
 
 /* @mode: O_RDWR for a client that hints, O_RDONLY for one that reads. */
@@ -41,7 +58,7 @@ static int eb_open_mode(struct eb_client **out, const char *device, int mode)
 		if (!device || !*device)
 			device = EB_DEFAULT_DEVICE;
 	}
-	fd = open(device, mode | O_CLOEXEC);
+	fd = eb_open_device(device, mode | O_CLOEXEC);
 	if (fd < 0) {
 		/* A node with no driver behind it: the module is not loaded. */
 		if (errno == ENODEV || errno == ENXIO)
@@ -232,6 +249,8 @@ const char *eb_strerror(int err)
 		return "ABI mismatch: the eventboost module and this libeventboost (ABI 1) speak different versions; install matching versions";
 	case -ENOTTY:
 		return "not an eventboost device: check EVENTBOOST_DEVICE";
+	case -EAGAIN:
+		return "the eventboost module is still loading (its device refused to open for a second): try again once 'modprobe eventboost' has returned";
 	case -EBUSY:
 		return "boost refused: the policy's budget_pct, or this process's share of it (half), is spent for this 1 s window; retry later or raise budget_pct";
 	case -ESRCH:

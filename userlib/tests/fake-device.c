@@ -13,7 +13,8 @@
  * /proc/self/task/<tid>/stat with that errno (24, EMFILE: the open-files
  * limit; 2, ENOENT: no /proc), and EB_FAKE_FAIL_DEVICE_OPEN=ERRNO every
  * open of EB_FAKE_DEVICE (13, EACCES: as for a user without permission,
- * also where the tests run as root);
+ * also where the tests run as root; 11, EAGAIN: as while the module
+ * loads), or its first EB_FAKE_DEVICE_OPEN_FAILURES=N opens only;
  * EB_FAKE_LOG=FILE appends a line to FILE at each close of a client, with
  * the votes it held (timed ones too: EB_IOC_BOOST_FOR votes).  What a
  * test reads is the package's own stats(): what the monitor asked for, not
@@ -68,7 +69,7 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 
 static int refusals_left, thread_failures_left, spare_threads_left;
 static int policy, max_boost_us;
-static int fail_task_stat, fail_device_open;
+static int fail_task_stat, fail_device_open, device_open_failures_left;
 static const char *close_log;
 static int (*real_open)(const char *, int, ...);
 static int (*real_close)(int);
@@ -93,6 +94,8 @@ __attribute__((constructor)) static void read_env(void)
 	policy = env_count("EB_FAKE_POLICY");
 	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
 	fail_device_open = env_count("EB_FAKE_FAIL_DEVICE_OPEN");
+	device_open_failures_left = getenv("EB_FAKE_DEVICE_OPEN_FAILURES") ?
+		env_count("EB_FAKE_DEVICE_OPEN_FAILURES") : INT_MAX;
 	close_log = getenv("EB_FAKE_LOG");
 	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
 	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
@@ -165,7 +168,8 @@ int open(const char *path, int flags, ...)
 		return -1;
 	}
 	if (fail_device_open && getenv("EB_FAKE_DEVICE") &&
-	    !strcmp(path, getenv("EB_FAKE_DEVICE"))) {
+	    !strcmp(path, getenv("EB_FAKE_DEVICE")) &&
+	    take_one(&device_open_failures_left)) {
 		errno = fail_device_open;
 		return -1;
 	}

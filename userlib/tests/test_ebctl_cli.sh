@@ -37,7 +37,7 @@ cf() { EBCTL_CPUFREQ_DIR=$D/cf "$@"; }
 : > "$D/fake-dev"
 fake() { EVENTBOOST_DEVICE=$D/fake-dev EB_FAKE_DEVICE=$D/fake-dev LD_PRELOAD=$FAKE_SO "$@"; }
 
-echo "1..25"
+echo "1..27"
 t "status without the module: exit 3, the policies still shown" \
 	'cf $E status >"$D/out" 2>&1; [ $? = 3 ] && grep -q "^policy0:" "$D/out" && grep -q "modprobe eventboost" "$D/out"'
 t "status --json without the module: exit 3, schema_version 1, module_loaded false" \
@@ -108,4 +108,12 @@ t "--watch beyond 24 h: says the limit" \
 	'$E status --watch=25h 2>"$D/err"; [ $? = 2 ] && grep -q "24h" "$D/err"'
 t "output that cannot be written: exit 1 and says so" \
 	'$E --help >/dev/full 2>"$D/err"; [ $? = 1 ] && grep -q "ebctl: .*standard output" "$D/err"'
+# The module's device appears before its governor is registered, and
+# refuses opens (EAGAIN) until it is: a client that opens it then waits.
+t "a device that refuses opens while its module loads: waited for" \
+	'cf fake env EB_FAKE_FAIL_DEVICE_OPEN=11 EB_FAKE_DEVICE_OPEN_FAILURES=20 EB_FAKE_POLICY=1 \
+	 $E status >"$D/out" 2>&1 || { sed "s/^/# /" "$D/out"; false; }'
+t "one that keeps refusing: exit 1 and says the module is still loading" \
+	'cf fake env EB_FAKE_FAIL_DEVICE_OPEN=11 $E status >/dev/null 2>"$D/err"; [ $? = 1 ] &&
+	 grep -q "still loading" "$D/err" || { sed "s/^/# /" "$D/err"; false; }'
 exit $rc
