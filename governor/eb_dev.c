@@ -41,7 +41,7 @@ MODULE_PARM_DESC(dev_mode, "Mode of /dev/eventboost (default 0660; group from ud
  * Set once the module's init can no longer fail; until then an open is
  * refused.  misc_open() calls eb_open() under misc_mtx, which
  * misc_deregister() takes: an init that fails removes the device with no
- * file open on it.
+ * file open on it (and waits for the refused opens' module references).
  */
 static bool eb_dev_is_ready;
 
@@ -293,7 +293,7 @@ int eb_dev_init(void)
 /* The governor is registered: a client can be served. */
 void eb_dev_ready(void)
 {
-	/* Pairs with eb_open(): an open that sees it sees the governor. */
+	/* Pairs with eb_open(): clients only once init is done. */
 	smp_store_release(&eb_dev_is_ready, true);
 }
 

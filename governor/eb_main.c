@@ -3,6 +3,8 @@
  * eventboost: a cpufreq governor that boosts the core of a hinting thread.
  * See README.md; the hint ABI is uapi/linux/eventboost.h.
  */
+#include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 
 #include "eb_internal.h"
@@ -11,13 +13,28 @@
 #include "eb_trace.h"
 
 /*
+ * An open refused while init fails still holds a reference to the module
+ * until the VFS drops it, after misc_mtx: wait for that, as the loader
+ * does not (init's own reference is the one left; a second at most).
+ */
+static void eb_wait_for_refused_opens(void)
+{
+#ifdef CONFIG_MODULE_UNLOAD
+	unsigned long end = jiffies + HZ;
+
+	while (module_refcount(THIS_MODULE) > 1 && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+#endif
+}
+
+/*
  * The loader frees a module whose init failed without waiting for what
  * took it meanwhile: a policy that selected the governor, a file opened on
  * the device would run this module's code after it is gone.  So the device
  * comes first but refuses opens until init is done, and the governor last:
- * nothing can fail once a policy may select it.  (Without cpufreq the
- * governor's registration fails, -ENODEV: the device goes again, never
- * opened.)
+ * nothing can fail once a policy may select it.  (Its registration fails
+ * with cpufreq disabled, cpufreq.off=1, or its name taken: the device goes
+ * again, never opened.)
  */
 static int __init eb_init(void)
 {
@@ -29,6 +46,7 @@ static int __init eb_init(void)
 	ret = eb_governor_register();
 	if (ret) {
 		eb_dev_exit();
+		eb_wait_for_refused_opens();
 		return ret;
 	}
 	eb_dev_ready();

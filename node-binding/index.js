@@ -112,9 +112,9 @@ const AT_PATH = {
   ENOENT: 'no eventboost device at this path: check the path, or load the module ' +
     "(run 'sudo modprobe eventboost'); in a container, pass the device (--device /dev/eventboost)",
   ENOTTY: 'not an eventboost device at this path: check the path',
-  EACCES: "permission denied: this user cannot open it: check its permissions (the udev rule " +
-    "60-eventboost.rules makes /dev/eventboost root:eventboost 0660: add the user to group " +
-    "'eventboost'; in a container, --group-add the host's eventboost GID)",
+  EACCES: "permission denied: this user (or container) may not open it: check its permissions (the " +
+    "udev rule 60-eventboost.rules makes /dev/eventboost root:eventboost 0660: add the user to group " +
+    "'eventboost'; in a container, pass the device with --device and --group-add the host's eventboost GID)",
 };
 
 function result(reason, errno) {

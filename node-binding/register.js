@@ -11,10 +11,11 @@
 // When the device is missing (the module loads after the service starts),
 // or not yet the service's to open (devtmpfs makes it root's, udev's rule
 // then gives it to the eventboost group: watched 30 s), the preload watches
-// for it and starts when it appears or its permissions change, unless the
-// application has started or stopped eventboost itself meanwhile; a
-// preload that printed its line then prints one more, that it is active
-// now (or why that does nothing).  Under the permission model, a device
+// for it and starts when it appears or its permissions change (while its
+// module's load is not done, EAGAIN, it tries once a second for 30 s),
+// unless the application has started or stopped eventboost itself
+// meanwhile; a preload that printed its line then prints one more, that it
+// is active now (or why that does nothing).  Under the permission model, a device
 // path the application may not read is not looked for: it says so.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -122,6 +123,16 @@ if (cfg && !cfg.off) {
     } else if (r.code === 'EACCES') {
       watch();
       grace ??= setTimeout(unwatch, EACCES_GRACE_MS).unref();
+    } else if (r.code === 'EAGAIN') {
+      // The module still loading (its device refuses opens until its
+      // governor is registered; libeventboost waited a second), or no
+      // monitor thread to be had: tried again once a second for the grace
+      // period (no change of the device would say when).
+      if (!poller) {
+        unwatch();
+        poller = setInterval(look, 1000).unref();
+        grace = setTimeout(unwatch, EACCES_GRACE_MS).unref();
+      }
     } else {
       unwatch();
     }

@@ -36,10 +36,18 @@ static int eb_ioctl(struct eb_client *c, unsigned long cmd, void *arg)
 static int eb_open_device(const char *device, int flags)
 {
 	const struct timespec ms = { .tv_nsec = 1000000 };
-	int fd, tries = 0;
+	struct timespec now, end;
+	int fd;
 
-	while ((fd = open(device, flags)) < 0 && errno == EAGAIN && ++tries < 1000)
-		nanosleep(&ms, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += 1;
+	while ((fd = open(device, flags)) < 0 && errno == EAGAIN) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec > end.tv_sec ||
+		    (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+			break;
+		nanosleep(&ms, NULL);	/* (a signal only shortens a step) */
+	}
 	return fd;
 }
 

@@ -103,7 +103,19 @@ static int ebtf_governor_entry(struct kprobe *p, struct pt_regs *regs)
 	return ebtf_fail(regs, ebtf_register_governor);
 }
 
-static struct kprobe ebtf_probe;
+/*
+ * Never called (a pre-handler that redirects returns 1), but its presence
+ * arms the probe with ftrace's IPMODIFY ops, as a changed IP needs, and
+ * keeps an int3 probe from being optimized (an optprobe ignores the IP).
+ */
+static void ebtf_post(struct kprobe *p, struct pt_regs *regs,
+		      unsigned long flags)
+{
+}
+
+static struct kprobe ebtf_probe = {
+	.post_handler = ebtf_post,
+};
 
 static int __init ebtf_init(void)
 {

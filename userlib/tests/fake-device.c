@@ -14,7 +14,9 @@
  * limit; 2, ENOENT: no /proc), and EB_FAKE_FAIL_DEVICE_OPEN=ERRNO every
  * open of EB_FAKE_DEVICE (13, EACCES: as for a user without permission,
  * also where the tests run as root; 11, EAGAIN: as while the module
- * loads), or its first EB_FAKE_DEVICE_OPEN_FAILURES=N opens only;
+ * loads), or its first EB_FAKE_DEVICE_OPEN_FAILURES=N opens only, and
+ * EB_FAKE_DEVICE_LOADING_MS=N its opens in the process's first N ms with
+ * EAGAIN (a module whose load is not done);
  * EB_FAKE_LOG=FILE appends a line to FILE at each close of a client, with
  * the votes it held (timed ones too: EB_IOC_BOOST_FOR votes).  What a
  * test reads is the package's own stats(): what the monitor asked for, not
@@ -37,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/eventboost.h>
 
@@ -70,6 +73,7 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 static int refusals_left, thread_failures_left, spare_threads_left;
 static int policy, max_boost_us;
 static int fail_task_stat, fail_device_open, device_open_failures_left;
+static long long loading_until_ns;
 static const char *close_log;
 static int (*real_open)(const char *, int, ...);
 static int (*real_close)(int);
@@ -77,6 +81,14 @@ static int (*real_ioctl)(int, unsigned long, ...);
 static int slow_applies;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
+
+static long long mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
 
 /* A count of failures to fake from the environment variable @name. */
 static int env_count(const char *name)
@@ -94,6 +106,8 @@ __attribute__((constructor)) static void read_env(void)
 	policy = env_count("EB_FAKE_POLICY");
 	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
 	fail_device_open = env_count("EB_FAKE_FAIL_DEVICE_OPEN");
+	loading_until_ns = mono_ns() +
+		env_count("EB_FAKE_DEVICE_LOADING_MS") * 1000000LL;
 	device_open_failures_left = getenv("EB_FAKE_DEVICE_OPEN_FAILURES") ?
 		env_count("EB_FAKE_DEVICE_OPEN_FAILURES") : INT_MAX;
 	close_log = getenv("EB_FAKE_LOG");
@@ -147,6 +161,12 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	return real_pthread_create(th, attr, fn, arg);
 }
 
+/* Within EB_FAKE_DEVICE_LOADING_MS of the start. */
+static int still_loading(void)
+{
+	return mono_ns() < loading_until_ns;
+}
+
 /*
  * open(), and open64() as its alias (one is called, by _FILE_OFFSET_BITS;
  * on 64-bit glibc they are one function); a mode is passed only with
@@ -165,6 +185,11 @@ int open(const char *path, int flags, ...)
 	if (fail_task_stat && !strncmp(path, "/proc/self/task/", 16) &&
 	    strstr(path, "/stat")) {
 		errno = fail_task_stat;
+		return -1;
+	}
+	if (getenv("EB_FAKE_DEVICE") && !strcmp(path, getenv("EB_FAKE_DEVICE")) &&
+	    still_loading()) {
+		errno = EAGAIN;
 		return -1;
 	}
 	if (fail_device_open && getenv("EB_FAKE_DEVICE") &&

@@ -65,7 +65,7 @@ console.log(JSON.stringify(eb.start({ device: process.env.EB_FAKE_DEVICE })));
 `, { EB_FAKE_FAIL_DEVICE_OPEN: '13' });
   assert.deepStrictEqual({ active: r.active, errno: r.errno, code: r.code }, { active: false, errno: -13, code: 'EACCES' });
   assert.ok(r.reason.startsWith(`${fakeDevice}: permission denied`), r.reason);
-  assert.match(r.reason, /check its permissions.*group 'eventboost'/, r.reason);
+  assert.match(r.reason, /check its permissions.*group 'eventboost'.*--device/, r.reason);
   assert.doesNotMatch(r.reason, /\/dev\/eventboost \(|bound thread/, r.reason);
 });
 

@@ -6,6 +6,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { fakeEnv } = require('./fake.js');
 
 // An application folder that depends on eventboost, as a user's would.
 const app = fs.mkdtempSync(path.join(os.tmpdir(), 'eb-app-'));
@@ -164,6 +165,25 @@ test('a device that appears after start (boot order) is noticed without a restar
   }, 30000);
   assert.strictEqual(code, 0);
   assert.match(out, /^missing\n.*not an eventboost device/);
+});
+
+// The module's device appears before its governor is registered and refuses
+// opens (EAGAIN) until it is: a preload whose start() met a load not done
+// after libeventboost's second of waiting (the fake device refuses for its
+// first 2.5 s) tries again, and starts once the load is done.
+test('a device whose module is still loading is started once the load is done', { timeout: 60000 }, async () => {
+  const dev = path.join(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'eb-loading-'))), 'eventboost');
+  fs.writeFileSync(dev, '');
+  fs.writeFileSync(path.join(app, 'loading.js'),
+    "const eb = require('eventboost');\n" +
+    'console.log(`first: ${eb.stats().reason}`);\n' +
+    'const t = setInterval(() => { if (eb.stats().active) { console.log(\'active\'); clearInterval(t); } }, 20);\n' +
+    'setTimeout(() => clearInterval(t), 20000);\n');
+  const child = spawn(process.execPath, ['-r', 'eventboost/register', 'loading.js'], {
+    cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev, ...fakeEnv(dev), EB_FAKE_DEVICE_LOADING_MS: '2500' },
+  });
+  const { out } = await converse(child, (o) => { if (/active\n$/.test(o)) child.kill(); }, 30000);
+  assert.match(out, /^first: [^\n]*still loading[^\n]*\nactive\n$/, out);
 });
 
 // A preload started before the device that reports what it saw, each reason
