@@ -22,8 +22,15 @@ static void eb_wait_for_refused_opens(void)
 #ifdef CONFIG_MODULE_UNLOAD
 	unsigned long end = jiffies + HZ;
 
-	while (module_refcount(THIS_MODULE) > 1 && time_before(jiffies, end))
+	while (module_refcount(THIS_MODULE) > 1) {
+		if (time_after(jiffies, end)) {
+			/* What holds it may run this module's code once freed. */
+			pr_warn("eventboost: failed load freed with %d references held\n",
+				module_refcount(THIS_MODULE) - 1);
+			break;
+		}
 		usleep_range(1000, 2000);
+	}
 #endif
 }
 

@@ -54,7 +54,9 @@ export interface StartResult {
   /**
    * Whether this start() took effect.  false (a device that cannot be opened, a Queue-Boost
    * monitor that cannot start: code 'EAGAIN', 'EMFILE'...) changes nothing: the configuration
-   * that ran before runs on, if one did; stats().active says whether one does.
+   * that ran before runs on, if one did; stats().active says whether one does.  'EAGAIN' is
+   * also a module still loading (its device refuses opens until its governor is registered;
+   * start() first waits up to a second for it, blocking the calling thread).
    */
   active: boolean;
   /** Why eventboost is inactive and what to do; null when active. */

@@ -65,6 +65,7 @@ if (cfg && !cfg.off) {
   let watcher = null;
   let grace = null;
   let poller = null;
+  let loading = false; // the last start() met EAGAIN: tried again once a second
   const unwatch = () => {
     if (watcher) watcher.close();
     watcher = null;
@@ -73,11 +74,29 @@ if (cfg && !cfg.off) {
     clearTimeout(grace);
     grace = null;
   };
+  // The device still refuses opens (its module's load is not done): a
+  // start() would wait a second for it, the application's loop with it.
+  const refusing = () => {
+    try {
+      fs.closeSync(fs.openSync(device, 'r'));
+    } catch (e) {
+      return e.code === 'EAGAIN';
+    }
+    return false;
+  };
   const look = () => {
     try {
-      if (!fs.existsSync(device)) return;
+      if (!fs.existsSync(device)) {
+        // A load that failed took its device away: watched for its return.
+        if (loading) {
+          loading = false;
+          unwatch();
+          watch();
+        }
+        return;
+      }
       if (calls() !== mine) unwatch(); // the application's own start() or stop() stands
-      else startNow(true);
+      else if (!(loading && refusing())) startNow(true);
     } catch {
       unwatch();
     }
@@ -106,11 +125,14 @@ if (cfg && !cfg.off) {
   const startNow = (later) => {
     const r = eventboost.start(cfg.options);
     mine = calls();
+    const retried = loading;
+    loading = r.code === 'EAGAIN';
     if (r.active) {
       unwatch();
       const idle = eventboost.stats().reason;
       // After its inactive line: active now, or why that does nothing.
-      if (warned) follow(idle ?? `active now: ${device} became usable after the application started`);
+      if (warned) follow(idle ?? (retried ? 'active now: a later try started it'
+        : `active now: ${device} became usable after the application started`));
       else if (idle) warn(idle);
       return;
     }
@@ -127,12 +149,12 @@ if (cfg && !cfg.off) {
       // The module still loading (its device refuses opens until its
       // governor is registered; libeventboost waited a second), or no
       // monitor thread to be had: tried again once a second for the grace
-      // period (no change of the device would say when).
-      if (!poller) {
-        unwatch();
-        poller = setInterval(look, 1000).unref();
-        grace = setTimeout(unwatch, EACCES_GRACE_MS).unref();
-      }
+      // period (no change of the device would say when), a Worker's
+      // look for a missing device included.
+      if (watcher) watcher.close();
+      watcher = null;
+      poller ??= setInterval(look, 1000).unref();
+      grace ??= setTimeout(unwatch, EACCES_GRACE_MS).unref();
     } else {
       unwatch();
     }

@@ -15,10 +15,11 @@
  * open of EB_FAKE_DEVICE (13, EACCES: as for a user without permission,
  * also where the tests run as root; 11, EAGAIN: as while the module
  * loads), or its first EB_FAKE_DEVICE_OPEN_FAILURES=N opens only, and
- * EB_FAKE_DEVICE_LOADING_MS=N its opens in the process's first N ms with
- * EAGAIN (a module whose load is not done);
+ * EB_FAKE_DEVICE_LOADING=FILE its opens with EAGAIN while FILE exists (a
+ * module whose load is not done);
  * EB_FAKE_LOG=FILE appends a line to FILE at each close of a client, with
- * the votes it held (timed ones too: EB_IOC_BOOST_FOR votes).  What a
+ * the votes it held (timed ones too: EB_IOC_BOOST_FOR votes), and at each
+ * open EB_FAKE_DEVICE_LOADING refused.  What a
  * test reads is the package's own stats(): what the monitor asked for, not
  * what a CPU did.  Policy stats fail as on a CPU without a cpufreq policy
  * (ENODEV), unless EB_FAKE_POLICY=1: then every CPU's policy is governed
@@ -39,7 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/eventboost.h>
 
@@ -73,7 +73,6 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 static int refusals_left, thread_failures_left, spare_threads_left;
 static int policy, max_boost_us;
 static int fail_task_stat, fail_device_open, device_open_failures_left;
-static long long loading_until_ns;
 static const char *close_log;
 static int (*real_open)(const char *, int, ...);
 static int (*real_close)(int);
@@ -81,14 +80,6 @@ static int (*real_ioctl)(int, unsigned long, ...);
 static int slow_applies;
 static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *,
 				  void *(*)(void *), void *);
-
-static long long mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
 
 /* A count of failures to fake from the environment variable @name. */
 static int env_count(const char *name)
@@ -106,8 +97,6 @@ __attribute__((constructor)) static void read_env(void)
 	policy = env_count("EB_FAKE_POLICY");
 	fail_task_stat = env_count("EB_FAKE_FAIL_TASK_STAT");
 	fail_device_open = env_count("EB_FAKE_FAIL_DEVICE_OPEN");
-	loading_until_ns = mono_ns() +
-		env_count("EB_FAKE_DEVICE_LOADING_MS") * 1000000LL;
 	device_open_failures_left = getenv("EB_FAKE_DEVICE_OPEN_FAILURES") ?
 		env_count("EB_FAKE_DEVICE_OPEN_FAILURES") : INT_MAX;
 	close_log = getenv("EB_FAKE_LOG");
@@ -161,10 +150,14 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	return real_pthread_create(th, attr, fn, arg);
 }
 
-/* Within EB_FAKE_DEVICE_LOADING_MS of the start. */
+static void log_line(const char *line, int n);
+
+/* While EB_FAKE_DEVICE_LOADING names a file that exists. */
 static int still_loading(void)
 {
-	return mono_ns() < loading_until_ns;
+	const char *f = getenv("EB_FAKE_DEVICE_LOADING");
+
+	return f && !access(f, F_OK);
 }
 
 /*
@@ -189,6 +182,8 @@ int open(const char *path, int flags, ...)
 	}
 	if (getenv("EB_FAKE_DEVICE") && !strcmp(path, getenv("EB_FAKE_DEVICE")) &&
 	    still_loading()) {
+		if (close_log)
+			log_line("refused open\n", 13);
 		errno = EAGAIN;
 		return -1;
 	}
@@ -203,20 +198,27 @@ int open(const char *path, int flags, ...)
 
 int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 
+/* Append @line (@n bytes) to EB_FAKE_LOG. */
+static void log_line(const char *line, int n)
+{
+	int log = open(close_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+
+	if (log < 0 || write(log, line, n) != n)
+		perror("fake-device: EB_FAKE_LOG");
+	if (log >= 0)
+		real_close(log);
+}
+
 /* A client's end (EB_FAKE_LOG): "close votes=N", N its EB_VOTE_* bits. */
 int close(int fd)
 {
 	char line[32];
-	int log, n;
+	int n;
 
 	if (close_log && is_fake(fd)) {
 		n = snprintf(line, sizeof(line), "close votes=%u\n",
 			     __atomic_exchange_n(&votes[fd], 0, __ATOMIC_RELAXED));
-		log = open(close_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-		if (log < 0 || write(log, line, n) != n)
-			perror("fake-device: EB_FAKE_LOG");
-		if (log >= 0)
-			real_close(log);
+		log_line(line, n);
 	}
 	return real_close(fd);
 }

@@ -169,21 +169,40 @@ test('a device that appears after start (boot order) is noticed without a restar
 
 // The module's device appears before its governor is registered and refuses
 // opens (EAGAIN) until it is: a preload whose start() met a load not done
-// after libeventboost's second of waiting (the fake device refuses for its
-// first 2.5 s) tries again, and starts once the load is done.
+// after libeventboost's second of waiting tries again once a second, without
+// a start() (which would wait a second) while the device still refuses, and
+// starts once the load is done (the fake device refuses while a file exists).
 test('a device whose module is still loading is started once the load is done', { timeout: 60000 }, async () => {
-  const dev = path.join(fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'eb-loading-'))), 'eventboost');
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'eb-loading-')));
+  const dev = path.join(dir, 'eventboost');
+  const loading = path.join(dir, 'loading');
+  const log = path.join(dir, 'log');
   fs.writeFileSync(dev, '');
+  fs.writeFileSync(loading, '');
   fs.writeFileSync(path.join(app, 'loading.js'),
     "const eb = require('eventboost');\n" +
     'console.log(`first: ${eb.stats().reason}`);\n' +
-    'const t = setInterval(() => { if (eb.stats().active) { console.log(\'active\'); clearInterval(t); } }, 20);\n' +
+    "const t = setInterval(() => { if (eb.stats().active) { console.log('active'); clearInterval(t); } }, 20);\n" +
     'setTimeout(() => clearInterval(t), 20000);\n');
   const child = spawn(process.execPath, ['-r', 'eventboost/register', 'loading.js'], {
-    cwd: app, env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev, ...fakeEnv(dev), EB_FAKE_DEVICE_LOADING_MS: '2500' },
+    cwd: app,
+    env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: dev, ...fakeEnv(dev), EB_FAKE_POLICY: '1',
+      EB_FAKE_DEVICE_LOADING: loading, EB_FAKE_LOG: log },
   });
-  const { out } = await converse(child, (o) => { if (/active\n$/.test(o)) child.kill(); }, 30000);
+  let err = '';
+  child.stderr.on('data', (d) => { err += d; });
+  const { out } = await converse(child, (o) => {
+    // Refused through three of the preload's tries, then done.
+    if (/^first: /.test(o) && fs.existsSync(loading)) setTimeout(() => fs.rmSync(loading), 3500);
+    if (/^active/m.test(o)) child.kill();
+  }, 30000);
   assert.match(out, /^first: [^\n]*still loading[^\n]*\nactive\n$/, out);
+  assert.match(err, /still loading[^\n]*\neventboost: active now: a later try started it\n$/, err);
+  // The first start() waited its second (an open a millisecond, at most a
+  // thousand refused); each later try looked once (one refused open), not
+  // a start() that waits a second with the application's loop.
+  const refused = fs.readFileSync(log, 'utf8').split('\n').filter((l) => l === 'refused open').length;
+  assert.ok(refused > 3 && refused <= 1100, `${refused} refused opens`);
 });
 
 // A preload started before the device that reports what it saw, each reason
