@@ -198,6 +198,18 @@ int open(const char *path, int flags, ...)
 
 int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 
+/*
+ * What a caller built with _FORTIFY_SOURCE calls for an open() whose
+ * flags the compiler cannot see and that passes no mode (a package's
+ * build of libeventboost).
+ */
+int __open_2(const char *path, int flags)
+{
+	return open(path, flags);
+}
+
+int __open64_2(const char *path, int flags) __attribute__((alias("__open_2")));
+
 /* Append @line (@n bytes) to EB_FAKE_LOG. */
 static void log_line(const char *line, int n)
 {
