@@ -32,14 +32,16 @@ race() {
 		done
 	done) &
 	writer=$!
+	taskset -pc 1 "$writer" > /dev/null
 	(while [ ! -e "$R/stop" ]; do
 		# (true, not exec: a failed redirection of a special built-in
 		# would end the loop)
 		{ true < /dev/eventboost; } 2>/dev/null && echo opened >> "$R/opened"
 	done) &
 	opener=$!
+	taskset -pc 1 "$opener" > /dev/null
 	insmod "$FAIL" step="$1" || { touch "$R/stop"; wait; return 1; }
-	insmod "$KO" 2> "$R/insmod.err"
+	taskset -c 0 insmod "$KO" 2> "$R/insmod.err"
 	echo $? > "$R/insmod.rc"
 	touch "$R/stop"
 	wait "$writer" "$opener"
@@ -47,7 +49,9 @@ race() {
 	rmmod ebtest_fail
 }
 
-# The failing step spins with preemption off: the races need a second CPU.
+# The failing step spins with preemption off: the races run on a second
+# CPU (1), the load on CPU 0 (else the scheduler may leave them behind the
+# spin, as it did on 6.12-rt).
 if [ "$(nproc)" -lt 2 ]; then
 	echo "not ok 1 - $TAP_NAME: needs two CPUs, has $(nproc)"
 	exit 1
@@ -76,8 +80,9 @@ rm -rf "$R" && mkdir "$R"
  { true < /dev/eventboost; } 2> "$R/first"
  "$EBCTL" status > "$R/ebctl.out" 2>&1; echo $? > "$R/ebctl.rc") &
 client=$!
+taskset -pc 1 "$client" > /dev/null
 insmod "$FAIL" step=governor succeed=1 delay_ms=800
-insmod "$KO" 2> "$R/insmod.err"
+taskset -c 0 insmod "$KO" 2> "$R/insmod.err"
 echo $? > "$R/insmod.rc"
 wait "$client"
 cat /sys/module/ebtest_fail/parameters/slowed > "$R/slowed"
