@@ -64,8 +64,6 @@ class QueueMonitor {
   void Stop(void (*closed)(void*) = nullptr, void* arg = nullptr);
   bool running() const { return shared_ != nullptr; }
   Counters counters() const;
-  // Count afresh (a start() that leaves Queue-Boost off).  Not while running.
-  void ClearCounters() { last_ = {}; }
 
   // Internal: the state the loop thread and the monitor share, and the
   // monitor's body.
