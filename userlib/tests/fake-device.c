@@ -47,20 +47,27 @@
 
 static unsigned int votes[MAX_FD];
 
-static int is_fake(int fd)
+/* Whether @path names the fake device (as given: opens are not resolved). */
+static int is_fake_path(const char *path)
 {
 	const char *dev = getenv("EB_FAKE_DEVICE");
+
+	return dev && !strcmp(path, dev);
+}
+
+static int is_fake(int fd)
+{
 	char link[64], path[PATH_MAX];
 	ssize_t n;
 
-	if (!dev || fd < 0 || fd >= MAX_FD)
+	if (fd < 0 || fd >= MAX_FD)
 		return 0;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n < 0)
 		return 0;
 	path[n] = 0;
-	return !strcmp(path, dev);
+	return is_fake_path(path);
 }
 
 static int vote(int fd, unsigned int set, unsigned int clear)
@@ -180,15 +187,13 @@ int open(const char *path, int flags, ...)
 		errno = fail_task_stat;
 		return -1;
 	}
-	if (getenv("EB_FAKE_DEVICE") && !strcmp(path, getenv("EB_FAKE_DEVICE")) &&
-	    still_loading()) {
+	if (is_fake_path(path) && still_loading()) {
 		if (close_log)
 			log_line("refused open\n", 13);
 		errno = EAGAIN;
 		return -1;
 	}
-	if (fail_device_open && getenv("EB_FAKE_DEVICE") &&
-	    !strcmp(path, getenv("EB_FAKE_DEVICE")) &&
+	if (fail_device_open && is_fake_path(path) &&
 	    take_one(&device_open_failures_left)) {
 		errno = fail_device_open;
 		return -1;
