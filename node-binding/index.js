@@ -183,9 +183,14 @@ function start(options) {
   const r = native.start(device, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
     o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
   // Not opened (or not eventboost's): the reason names the caller's path
-  // (libeventboost's names only EVENTBOOST_DEVICE).  Not opened, or its
-  // monitor not started: what ran runs on (native.start() stopped nothing).
-  const reason = !r.opened && o.device ? `${o.device}: ${AT_PATH[errnoName(r.errno)] ?? r.reason}` : r.reason;
+  // (libeventboost's names only EVENTBOOST_DEVICE).  An EACCES names the
+  // path whatever named it: libeventboost's sentence for it also speaks of
+  // a client outside the bound thread's process, which an open never is.
+  // Not opened, or its monitor not started: what ran runs on
+  // (native.start() stopped nothing).
+  const code = errnoName(r.errno);
+  const named = o.device ?? (code === 'EACCES' ? device : null);
+  const reason = !r.opened && named ? `${named}: ${AT_PATH[code] ?? r.reason}` : r.reason;
   if (!r.active && !r.stopped && getState().active) return result(reason, r.errno);
   if (!r.active) return inactive(reason, r.errno);
   setState(true, null, o);

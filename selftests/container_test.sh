@@ -70,7 +70,7 @@ else
 fi
 # 2. The device without its group: permission denied, said.
 if run_app --device /dev/eventboost && grep -q '"active":false' $W/out &&
-	grep -q 'eventboost: inactive: permission denied.*--group-add' $W/err; then
+	grep -q 'eventboost: inactive: /dev/eventboost: permission denied.*--group-add' $W/err; then
 	ok "--device without the group: the service runs and eventboost says to add the group"
 else
 	nok "--device without --group-add: $(cat $W/out $W/err)"

@@ -69,6 +69,20 @@ console.log(JSON.stringify(eb.start({ device: process.env.EB_FAKE_DEVICE })));
   assert.doesNotMatch(r.reason, /\/dev\/eventboost \(|bound thread/, r.reason);
 });
 
+// Without the option too (EVENTBOOST_DEVICE, or /dev/eventboost): an open
+// start() makes meets no bound thread of another process; until 2026-12-07
+// the reason was libeventboost's sentence, which names that first.
+test('start() on a default device the user cannot open names the path and its permissions', () => {
+  const r = runFake(`
+const eb = require(process.env.EB_PKG);
+console.log(JSON.stringify(eb.start()));
+`, { EB_FAKE_FAIL_DEVICE_OPEN: '13', EVENTBOOST_DEVICE: fakeDevice });
+  assert.deepStrictEqual({ active: r.active, errno: r.errno, code: r.code }, { active: false, errno: -13, code: 'EACCES' });
+  assert.ok(r.reason.startsWith(`${fakeDevice}: permission denied`), r.reason);
+  assert.match(r.reason, /check its permissions.*group 'eventboost'.*--group-add/, r.reason);
+  assert.doesNotMatch(r.reason, /bound thread/, r.reason);
+});
+
 // The option named the path: the reason says to check it (and still how to
 // load the module), not EVENTBOOST_DEVICE, which the caller did not set.
 test('start() with a device option that names no device says to check the path', () => {
