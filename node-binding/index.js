@@ -133,12 +133,16 @@ function inactive(reason, errno = 0) {
 //   vote every time;
 //   EVENTBOOST_TEST_SLEEP_DELAY_US delays the monitor between a look and
 //   the sleep after it, so a test can make the loop's next iteration begin
-//   in between every time.
+//   in between every time;
+//   EVENTBOOST_TEST_WAKE_DELAY_US delays the monitor between the end of a
+//   sleep and its look (the loop still sees it asleep), as a wake-up is
+//   late on a loaded machine.
 // Set (but to 0), each draws a process warning once, at start(): a service
 // that inherited one by mistake is told.
 const TEST_HOOKS = {
   EVENTBOOST_TEST_VOTE_DELAY_US: 'delays every Queue-Boost vote',
   EVENTBOOST_TEST_SLEEP_DELAY_US: 'delays every Queue-Boost monitor sleep',
+  EVENTBOOST_TEST_WAKE_DELAY_US: 'delays every Queue-Boost monitor wake-up',
 };
 const testHooksWarned = new Set();
 function testDelayUs(name) {
@@ -172,6 +176,7 @@ function start(options) {
   countCall();
   const voteDelayUs = testDelayUs('EVENTBOOST_TEST_VOTE_DELAY_US');
   const sleepDelayUs = testDelayUs('EVENTBOOST_TEST_SLEEP_DELAY_US');
+  const wakeDelayUs = testDelayUs('EVENTBOOST_TEST_WAKE_DELAY_US');
   if (!native) {
     return inactive(loadError);
   }
@@ -181,7 +186,7 @@ function start(options) {
   // the lock Node's own setenv() takes).
   const device = o.device ?? (process.env.EVENTBOOST_DEVICE || DEFAULT_DEVICE);
   const r = native.start(device, mask, o.queue, o.queueFactor, o.sampleUs, o.maxDelayMs,
-    o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs);
+    o.headOfLine === 'waiting', o.bursts === 'threshold', voteDelayUs, sleepDelayUs, wakeDelayUs);
   // Not opened (or not eventboost's): the reason names the caller's path
   // (libeventboost's names only EVENTBOOST_DEVICE).  An EACCES names the
   // path whatever named it: libeventboost's sentence for it also speaks of

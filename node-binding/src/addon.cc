@@ -104,10 +104,11 @@ const char* MonitorFailure(int err) {
 Napi::Value Start(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Instance* in = Get(env);
-  if (info.Length() != 10 || !(info[0].IsString() || info[0].IsNull()) ||
+  if (info.Length() != 11 || !(info[0].IsString() || info[0].IsNull()) ||
       !info[1].IsNumber() || !info[2].IsBoolean() || !info[3].IsNumber() ||
       !info[4].IsNumber() || !info[5].IsNumber() || !info[6].IsBoolean() ||
-      !info[7].IsBoolean() || !info[8].IsNumber() || !info[9].IsNumber()) {
+      !info[7].IsBoolean() || !info[8].IsNumber() || !info[9].IsNumber() ||
+      !info[10].IsNumber()) {
     Napi::TypeError::New(env, "eventboost native start: bad arguments")
         .ThrowAsJavaScriptException();
     return env.Undefined();
@@ -123,6 +124,7 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
   bool bursts_at_threshold = info[7].As<Napi::Boolean>().Value();
   unsigned test_vote_delay_us = info[8].As<Napi::Number>().Uint32Value();
   unsigned test_sleep_delay_us = info[9].As<Napi::Number>().Uint32Value();
+  unsigned test_wake_delay_us = info[10].As<Napi::Number>().Uint32Value();
 
   // Binds the client to this thread: the loop's thread.  The client opens
   // and the monitor starts before the running configuration stops: a
@@ -140,7 +142,7 @@ Napi::Value Start(const Napi::CallbackInfo& info) {
     else
       err = fresh.Start(loop, client, factor, sample_us, max_delay_ms,
                         hol_waiting, bursts_at_threshold, test_vote_delay_us,
-                        test_sleep_delay_us);
+                        test_sleep_delay_us, test_wake_delay_us);
     if (err) {
       eb_close(client);
       return Result(env, false, err, false, MonitorFailure(err));

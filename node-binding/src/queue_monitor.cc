@@ -224,6 +224,9 @@ struct QueueMonitor::Shared {
   // And (EVENTBOOST_TEST_SLEEP_DELAY_US) between a look and the sleep
   // after it, so that the loop's next prepare comes in between every time.
   uint64_t test_sleep_delay_ns = 0;
+  // And (EVENTBOOST_TEST_WAKE_DELAY_US) between a sleep's end and the look
+  // after it, asleep still set: a wake-up late as on a loaded machine.
+  uint64_t test_wake_delay_ns = 0;
   std::atomic<int> last_error{0};
 };
 
@@ -567,6 +570,10 @@ void SleepWatching(QueueMonitor::Shared* s, uint64_t arm_at,
   // dropped after a boost took (DropEdgesAfterBoost()) is seen here.
   if (!s->stop.load())
     TakeEvents(s, ev, epoll_wait(s->watch_fd, ev, 3, ms), true);
+  if (s->test_wake_delay_ns) {
+    struct timespec d = Timespec(s->test_wake_delay_ns);
+    nanosleep(&d, nullptr);
+  }
   s->asleep.store(false);
   s->wakeups.fetch_add(1, std::memory_order_relaxed);
 }
@@ -1429,7 +1436,8 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
                         unsigned sample_us, unsigned max_delay_ms,
                         bool hol_waiting, bool bursts_at_threshold,
                         unsigned test_vote_delay_us,
-                        unsigned test_sleep_delay_us) {
+                        unsigned test_sleep_delay_us,
+                        unsigned test_wake_delay_us) {
   int fd = uv_backend_fd(loop);
   if (fd < 0) return -ENOTSUP;
   // The overload bound across iterations rests on libuv's idle-time metric
@@ -1447,6 +1455,7 @@ int QueueMonitor::Start(uv_loop_t* loop, eb_client* client, double factor,
   s->bursts_at_threshold = bursts_at_threshold;
   s->test_vote_delay_ns = uint64_t(test_vote_delay_us) * 1000;
   s->test_sleep_delay_ns = uint64_t(test_sleep_delay_us) * 1000;
+  s->test_wake_delay_ns = uint64_t(test_wake_delay_us) * 1000;
   s->backend_fd = fd;
   s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   s->vote_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

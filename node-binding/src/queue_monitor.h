@@ -51,13 +51,15 @@ class QueueMonitor {
   // loop (start()'s headOfLine 'waiting').  @bursts_at_threshold: work
   // arriving at a waiting loop does not wake the monitor (start()'s bursts
   // 'threshold'); it looks once the iteration has used the head-of-line
-  // threshold of CPU time.  @test_vote_delay_us, @test_sleep_delay_us: 0,
-  // or for the test suite a delay between the monitor's decision to boost
-  // and its vote, and between a look and the sleep after it.
+  // threshold of CPU time.  @test_vote_delay_us, @test_sleep_delay_us,
+  // @test_wake_delay_us: 0, or for the test suite a delay between the
+  // monitor's decision to boost and its vote, between a look and the sleep
+  // after it, and between a sleep's end and the look after it.
   int Start(uv_loop_t* loop, eb_client* client, double factor,
             unsigned sample_us, unsigned max_delay_ms, bool hol_waiting,
             bool bursts_at_threshold, unsigned test_vote_delay_us = 0,
-            unsigned test_sleep_delay_us = 0);
+            unsigned test_sleep_delay_us = 0,
+            unsigned test_wake_delay_us = 0);
   // Join the monitor, end a held vote, close the handles.  Loop thread.
   // @closed(@arg) runs once the handles have closed (at once when nothing
   // was running): a Worker's environment must not go before that.
