@@ -1056,13 +1056,19 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
     // iteration shorter than the nearer bound (the kernel checks it at its
     // tick, seldom inside the one short iteration that crosses the bound),
     // and the crossing be seen at the next refresh, up to a second late.
-    // Once for each wait the bound counts from.
+    // Once for each wait the bound counts from.  Past it and woken for it
+    // (or boosted, or refused), the monitor's own arm stands: the one a
+    // look that found the loop asleep in a callback made a sample ahead
+    // (SleepWhileLoopSleeps()).  Re-armed here a head-of-line threshold
+    // ahead at every iteration (until 2026-12-07), it never fired, and the
+    // look came at the refresh.
     uint64_t w = s->wait_cpu.load(std::memory_order_relaxed);
-    if (w && cpu >= w + s->max_delay_ns && w != s->saturation_woken &&
-        !boosted && now >= s->refused_until.load(std::memory_order_relaxed)) {
+    bool past = w && cpu >= w + s->max_delay_ns;
+    if (past && w != s->saturation_woken && !boosted &&
+        now >= s->refused_until.load(std::memory_order_relaxed)) {
       s->saturation_woken = w;
       WakeMonitor(s);
-    } else {
+    } else if (!past) {
       ArmHolTimerAt(s, NearerSaturation(s, cpu, cpu + HolDue(s)));
     }
   }

@@ -36,12 +36,17 @@ const warm = setInterval(() => {
   setTimeout(chain, 300);
 }, 3);
 // 1 ms callbacks back to back (immediates), each far under the head-of-line
-// threshold (20x them): the bound is crossed at about the 100th.
+// threshold (20x them): the bound is crossed at about the 100th.  Those
+// from SLEEP_FROM to SLEEP_TO (none unless set) then sleep SLEEP_MS in the
+// callback (no wait of the loop's: its poll never blocks).
+const sleepFrom = Number(process.env.SLEEP_FROM ?? -1), sleepTo = Number(process.env.SLEEP_TO ?? -1);
+const nap = new Int32Array(new SharedArrayBuffer(4));
 function chain() {
   const q0 = eb.stats().queue;
   let k = 0, first = -1, refusedAt = -1;
   const tick = () => {
     spin(1);
+    if (k >= sleepFrom && k < sleepTo) Atomics.wait(nap, 0, 0, Number(process.env.SLEEP_MS));
     const q = eb.stats().queue;
     if (q.boostedNow && first < 0) first = k;
     if (q.refused > q0.refused && refusedAt < 0) refusedAt = k;
@@ -90,6 +95,27 @@ test('a loop that never waits is boosted soon after a refused boost', () => {
   // 16 samples are 8 callbacks: boosted within 100 callbacks of the refusal.
   assert.ok(first >= 0 && first - refusedAt < 100,
     `refused at callback ${refusedAt}, first boosted ${first} of ${n}; ${JSON.stringify(q)}`);
+});
+
+// Callbacks 40-109 each sleep 15 ms after their 1 ms of work: the bound is
+// crossed during the sleeps, and the monitor's wake-ups come 3 ms late
+// (EVENTBOOST_TEST_WAKE_DELAY_US, as under load), so each look finds the
+// loop asleep in a callback and boosts nothing.  Once the sleeps end the
+// loop is saturated, and a look within a sample of its CPU time must boost
+// it.  Until 2026-12-07 each prepare past the bound moved the CPU-time
+// timer the monitor had armed for that look a head-of-line threshold
+// ahead, once the crossing had woken it: the next look was the refresh,
+// up to a second later (a CI run on Node 26 met it under contention).
+test('a loop that sleeps in its callbacks past the overload bound is boosted soon after it runs on', () => {
+  const r = runFake(SATURATED_CHAIN, {
+    CALLBACKS: '600', SLEEP_FROM: '40', SLEEP_TO: '110', SLEEP_MS: '15', EVENTBOOST_TEST_WAKE_DELAY_US: '3000',
+  });
+  const { q0, first, n, q } = r;
+  assert.strictEqual(q.waits, q0.waits, JSON.stringify(q));
+  // Within 50 callbacks (about 65 ms of the loop's CPU time) of the last
+  // sleep; the refresh comes hundreds later.
+  assert.ok(first >= 0 && first < 160, `first boosted callback: ${first} of ${n}; ${JSON.stringify(q)}`);
+  assert.ok(q.byOverload > q0.byOverload, JSON.stringify(q));
 });
 
 // A Worker's teardown with its monitor thread running, its votes held and
