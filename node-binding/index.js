@@ -126,7 +126,7 @@ function inactive(reason, errno = 0) {
   return result(reason, errno);
 }
 
-// For the package's guest tests only, each an integer of µs up to 1 s
+// For the package's own tests only, each an integer of µs up to 1 s
 // (anything else is no delay):
 //   EVENTBOOST_TEST_VOTE_DELAY_US delays each Queue-Boost vote after the
 //   monitor's decision, so a test can make the loop's wait overtake the
@@ -134,15 +134,15 @@ function inactive(reason, errno = 0) {
 //   EVENTBOOST_TEST_SLEEP_DELAY_US delays the monitor between a look and
 //   the sleep after it, so a test can make the loop's next iteration begin
 //   in between every time;
-//   EVENTBOOST_TEST_WAKE_DELAY_US delays the monitor between the end of a
-//   sleep and its look (the loop still sees it asleep), as a wake-up is
-//   late on a loaded machine.
+//   EVENTBOOST_TEST_WAKE_DELAY_US delays the monitor between the end of an
+//   unboosted sleep and its look (the loop still sees it asleep), as a
+//   wake-up is late on a loaded machine.
 // Set (but to 0), each draws a process warning once, at start(): a service
 // that inherited one by mistake is told.
 const TEST_HOOKS = {
   EVENTBOOST_TEST_VOTE_DELAY_US: 'delays every Queue-Boost vote',
   EVENTBOOST_TEST_SLEEP_DELAY_US: 'delays every Queue-Boost monitor sleep',
-  EVENTBOOST_TEST_WAKE_DELAY_US: 'delays every Queue-Boost monitor wake-up',
+  EVENTBOOST_TEST_WAKE_DELAY_US: 'delays every unboosted Queue-Boost monitor wake-up',
 };
 const testHooksWarned = new Set();
 function testDelayUs(name) {

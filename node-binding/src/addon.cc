@@ -100,7 +100,8 @@ const char* MonitorFailure(int err) {
 }
 
 // start(device|null, gcTypes, queue, queueFactor, sampleUs, maxDelayMs,
-//       holWaiting, burstsAtThreshold, testVoteDelayUs, testSleepDelayUs)
+//       holWaiting, burstsAtThreshold, testVoteDelayUs, testSleepDelayUs,
+//       testWakeDelayUs)
 Napi::Value Start(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Instance* in = Get(env);

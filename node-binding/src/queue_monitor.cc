@@ -88,7 +88,7 @@ struct QueueMonitor::Shared {
   int wake_fd = -1;     // eventfd: stop() wakes the monitor
   // A timer on the loop thread's CPU clock, armed while the monitor
   // sleeps (by the monitor, and by the loop at its slow prepares and those
-  // after a wait): it fires (a signal to the monitor's signal_fd) when an
+  // after a wait, until the overload bound is crossed): it fires (a signal to the monitor's signal_fd) when an
   // iteration has used the nearer head-of-line bound of CPU time.
   timer_t hol_timer;
   std::atomic<bool> timer_ready{false};
@@ -1048,7 +1048,8 @@ void QueueMonitor::OnPrepare(uv_prepare_t* handle) {
   if (awaited) WakeMonitor(s);
   // The sleeping monitor wakes if the next iteration (a timer's, an I/O
   // event's) uses the nearer bound of this thread's CPU time; a shorter one
-  // re-arms it here before it fires.  Preemption never fires it.
+  // re-arms it here before it fires, until the overload bound is crossed.
+  // Preemption never fires it.
   bool boosted = s->boosted_since.load(std::memory_order_acquire) != 0;
   if (asleep && timed && cpu) {
     // Past the overload bound since the last wait already, unboosted: the

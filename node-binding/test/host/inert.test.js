@@ -99,7 +99,7 @@ test('addons disabled (--no-addons): inactive, and the reason says so, not to re
 
 for (const [name, what] of [['EVENTBOOST_TEST_VOTE_DELAY_US', 'delays every Queue-Boost vote'],
   ['EVENTBOOST_TEST_SLEEP_DELAY_US', 'delays every Queue-Boost monitor sleep'],
-  ['EVENTBOOST_TEST_WAKE_DELAY_US', 'delays every Queue-Boost monitor wake-up']]) {
+  ['EVENTBOOST_TEST_WAKE_DELAY_US', 'delays every unboosted Queue-Boost monitor wake-up']]) {
   test(`the test-only ${name} draws one warning at start(), also when ignored`, () => {
     const pkg = JSON.stringify(path.resolve(__dirname, '../..'));
     const run = (v) => spawnSync(process.execPath, ['-e',

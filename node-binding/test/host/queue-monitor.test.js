@@ -58,9 +58,9 @@ function chain() {
 }
 `;
 
-// Iterations longer than sampleUs ("slow": each prepare re-arms the sleeping
-// monitor's CPU-time timer) that never wait and stay under the head-of-line
-// threshold: only the overload bound across iterations (maxDelayMs, 100 ms
+// Iterations longer than sampleUs ("slow": each prepare before the bound
+// re-arms the sleeping monitor's CPU-time timer) that never wait and stay
+// under the head-of-line threshold: only the overload bound across iterations (maxDelayMs, 100 ms
 // of the loop's CPU time) can see them.  The kernel checks CPU-time timers
 // at its tick, seldom inside the one short iteration that crosses the
 // bound, and until 2026-12-06 every prepare after it moved the timer a
@@ -97,24 +97,30 @@ test('a loop that never waits is boosted soon after a refused boost', () => {
     `refused at callback ${refusedAt}, first boosted ${first} of ${n}; ${JSON.stringify(q)}`);
 });
 
-// Callbacks 40-109 each sleep 15 ms after their 1 ms of work: the bound is
-// crossed during the sleeps, and the monitor's wake-ups come 3 ms late
+// Callbacks 30-159 each sleep 15 ms after their 1 ms of work (about 2 s):
+// the bound, 100 ms of the loop's CPU time, is crossed during the sleeps
+// (at about the 85th callback; by the 159th even were the loop's share of
+// each callback half of it), and the monitor's wake-ups come 3 ms late
 // (EVENTBOOST_TEST_WAKE_DELAY_US, as under load), so each look finds the
 // loop asleep in a callback and boosts nothing.  Once the sleeps end the
-// loop is saturated, and a look within a sample of its CPU time must boost
-// it.  Until 2026-12-07 each prepare past the bound moved the CPU-time
-// timer the monitor had armed for that look a head-of-line threshold
-// ahead, once the crossing had woken it: the next look was the refresh,
-// up to a second later (a CI run on Node 26 met it under contention).
+// loop is saturated, and the first look after a sample of its CPU time
+// must boost it.  Until 2026-12-07 each prepare past the bound moved the
+// CPU-time timer the monitor had armed for that look a head-of-line
+// threshold ahead, once the crossing had woken it: the next look was the
+// refresh, up to a second later (a CI run on Node 26 met it under
+// contention): the first boosted callback of 700 was the 639th, the 697th
+// or none (4 runs); now the 162nd-166th.  (Were a refresh to land in the
+// first 30 callbacks after the sleeps, about 3% of a second, the old code
+// would pass.)
 test('a loop that sleeps in its callbacks past the overload bound is boosted soon after it runs on', () => {
   const r = runFake(SATURATED_CHAIN, {
-    CALLBACKS: '600', SLEEP_FROM: '40', SLEEP_TO: '110', SLEEP_MS: '15', EVENTBOOST_TEST_WAKE_DELAY_US: '3000',
+    CALLBACKS: '700', SLEEP_FROM: '30', SLEEP_TO: '160', SLEEP_MS: '15', EVENTBOOST_TEST_WAKE_DELAY_US: '3000',
   });
   const { q0, first, n, q } = r;
+  assert.ok(q0.avgBusyUs > 500, JSON.stringify(q0));
   assert.strictEqual(q.waits, q0.waits, JSON.stringify(q));
-  // Within 50 callbacks (about 65 ms of the loop's CPU time) of the last
-  // sleep; the refresh comes hundreds later.
-  assert.ok(first >= 0 && first < 160, `first boosted callback: ${first} of ${n}; ${JSON.stringify(q)}`);
+  assert.strictEqual(q.byHeadOfLine, q0.byHeadOfLine, JSON.stringify(q));
+  assert.ok(first >= 0 && first < 190, `first boosted callback: ${first} of ${n}; ${JSON.stringify(q)}`);
   assert.ok(q.byOverload > q0.byOverload, JSON.stringify(q));
 });
 
