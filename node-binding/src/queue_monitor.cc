@@ -88,8 +88,9 @@ struct QueueMonitor::Shared {
   int wake_fd = -1;     // eventfd: stop() wakes the monitor
   // A timer on the loop thread's CPU clock, armed while the monitor
   // sleeps (by the monitor, and by the loop at its slow prepares and those
-  // after a wait, until the overload bound is crossed): it fires (a signal to the monitor's signal_fd) when an
-  // iteration has used the nearer head-of-line bound of CPU time.
+  // after a wait, until the overload bound is crossed): it fires (a signal
+  // to the monitor's signal_fd) when an iteration has used the nearer
+  // head-of-line bound of CPU time.
   timer_t hol_timer;
   std::atomic<bool> timer_ready{false};
   int signal_fd = -1;
