@@ -52,7 +52,15 @@ function loadNative() {
     path.join(__dirname, 'prebuilds', `${process.platform}-${process.arch}`, `node.abi${ABI}.node`),
   ];
   let why = null;
+  let denied = false;
   for (const file of candidates) {
+    // Under the permission model fs throws ERR_ACCESS_DENIED for a path
+    // the process may not read (existsSync() too): asked first, so that
+    // requiring the package never throws.
+    if (process.permission && !process.permission.has('fs.read', file)) {
+      denied = true;
+      continue;
+    }
     if (!fs.existsSync(file)) continue;
     let addon;
     try {
@@ -68,6 +76,10 @@ function loadNative() {
     }
     if (addon.abi === ABI) return { native: addon, loadError: null };
     why ??= `the native addon was built for another Node (ABI ${addon.abi}), this is ${RUNTIME}`;
+  }
+  if (denied && !why) {
+    return { native: null, loadError: 'the permission model keeps this process from reading the native ' +
+      `addon (in ${__dirname}: build/Release or prebuilds): allow it with --allow-fs-read=${__dirname}` };
   }
   why ??= `the native addon is not built and no prebuild fits ${RUNTIME}`;
   return { native: null, loadError: `${why}; run 'npm rebuild eventboost' (needs a C++ compiler, ` +

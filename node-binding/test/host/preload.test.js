@@ -370,6 +370,34 @@ test('permission model: a device path it may not read is not looked for, said on
   assert.match(lines[1], /^eventboost: .*permission model.*--allow-fs-read=\/nonexistent\/eventboost/);
 });
 
+// Reads allowed for the package's JavaScript but not for its native addon
+// (build/, prebuilds/), as an operator granting only what the preload
+// asked for so far would: inert with a reason naming the flag, never an
+// ERR_ACCESS_DENIED that ends the application before its code runs (until
+// 2026-12-08 fs.existsSync() threw it from the addon's look-up).
+test('permission model: an addon it may not read leaves the application running, and says which read to allow', () => {
+  const dir = permissionApp();
+  const pkg = path.join(dir, 'node_modules', 'eventboost');
+  fs.writeFileSync(path.join(dir, 'app.js'),
+    "console.log('app ran', JSON.stringify(require('eventboost').stats()));\n");
+  const reads = ['app.js', 'package.json', 'index.js', 'register.js', 'lib'].map((f) =>
+    path.join(f === 'app.js' ? dir : pkg, f));
+  const r = spawnSync(process.execPath, [PERMISSION, '--allow-addons', '--no-warnings',
+    ...reads.map((p) => `--allow-fs-read=${p}`), '-r', './node_modules/eventboost/register.js', 'app.js'], {
+    cwd: dir, encoding: 'utf8', timeout: 30000,
+    env: { PATH: process.env.PATH, EVENTBOOST_DEVICE: '/nonexistent/eventboost' },
+  });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^app ran /, r.stderr);
+  const stats = JSON.parse(r.stdout.slice('app ran '.length));
+  assert.strictEqual(stats.active, false);
+  const allow = `--allow-fs-read=${pkg}`;
+  assert.ok(stats.reason.includes('permission model') && stats.reason.includes(allow), stats.reason);
+  const lines = r.stderr.split('\n').filter(Boolean);
+  assert.strictEqual(lines.length, 1, r.stderr);
+  assert.ok(lines[0].startsWith('eventboost: inactive: ') && lines[0].includes(allow), r.stderr);
+});
+
 // The device's path readable but not its folder (no watch of it then): the
 // main thread looks once a second, as a Worker does.
 test('permission model: the device readable but not its folder is looked for, and started', { timeout: 60000 }, async () => {
