@@ -201,10 +201,11 @@ function group(rows, percentile) {
   return g;
 }
 
-// Nearest-rank percentile of sorted values.
+// Nearest-rank percentile of sorted values.  (p * n / 100, not p / 100 * n:
+// 99.9 / 100 * 1000 is 999.0000000000001, a rank too high.)
 function pct(sorted, p) {
   if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p * sorted.length) / 100) - 1))];
 }
 
 const pctStr = (x) => `${(100 * x).toFixed(1)}%`;
@@ -286,7 +287,9 @@ function report(rows, { sample = 1, seen = rows.length, total = rows.length, abo
         `${pctStr(tail.share.cpu)} and ${pctStr(rest.share.cpu)}` +
         (tail.ioMs.descheduled > 0.05 * tail.latencyMs ? `; the thread was descheduled ${pctStr(tail.ioMs.descheduled / tail.latencyMs)} of tail-request time (counted as I/O).` : '.')
       : 'no requests',
-    latencyMs: { p50: round(p50), p90: round(pct(lat, 90)), p99: round(p99), p999: round(pct(lat, 99.9)), max: round(lat.length ? lat[lat.length - 1] : 0) },
+    // Of the measured latency, all of them (p50 and p99 above rank the
+    // requests, less their descheduled time).
+    latencyMs: { p50: round(pct(lat, 50)), p90: round(pct(lat, 90)), p99: round(pct(lat, 99)), p999: round(pct(lat, 99.9)), max: round(lat.length ? lat[lat.length - 1] : 0) },
     sample,
     seenRequests: seen,
     abortedRequests: aborted === undefined ? countAborted(rows) : aborted,
