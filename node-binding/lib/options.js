@@ -90,6 +90,14 @@ function normalize(options) {
     throw coded(new TypeError(`eventboost: options must be an object, got ${describe(options)}`),
       'ERR_INVALID_ARG_TYPE');
   }
+  // A Map's or a Date's entries are no own properties: read as options
+  // they would run the defaults.  The tag, not the prototype: a plain
+  // object of another realm (a vm context) has another Object.prototype.
+  const tag = Object.prototype.toString.call(options).slice(8, -1);
+  if (tag !== 'Object') {
+    throw coded(new TypeError(`eventboost: options must be an object of options, got a ${tag}`),
+      'ERR_INVALID_ARG_TYPE');
+  }
   for (const k of Object.keys(options)) {
     if (!Object.hasOwn(DEFAULTS, k)) {
       throw coded(new TypeError(`eventboost: unknown option '${k}' (options: ${Object.keys(DEFAULTS).join(', ')})`),

@@ -43,12 +43,25 @@ const bad = [
   [{ queu: true }, TypeError, /unknown option 'queu' \(options: gc, queue, queueFactor, sampleUs, maxDelayMs, headOfLine, bursts, device\)/],
   ['all', TypeError, /options must be an object, got 'all'/],
   [[], TypeError, /options must be an object, got an array/],
+  // Not read as options (their entries are no own properties): until
+  // 2026-12-08 they ran the defaults.
+  [new Map([['queue', false]]), TypeError, /options must be an object of options, got a Map/],
+  [new Date(0), TypeError, /options must be an object of options, got a Date/],
 ];
 for (const [opts, cls, re] of bad) {
-  test(`start(${JSON.stringify(opts)}) throws ${cls.name} naming the option`, () => {
+  const shown = opts instanceof Map ? 'new Map(...)' : opts instanceof Date ? 'new Date(0)' : JSON.stringify(opts);
+  test(`start(${shown}) throws ${cls.name} naming the option`, () => {
     assert.throws(() => normalize(opts), (e) => e instanceof cls && re.test(e.message));
   });
 }
+
+// Options made in another realm (a vm context, as Jest runs a test file)
+// are options: no Object.prototype of this realm is asked for.
+test('options from another realm are read', () => {
+  const o = require('node:vm').runInNewContext('({ queue: false, sampleUs: 500 })');
+  assert.deepStrictEqual([normalize(o).queue, normalize(o).sampleUs], [false, 500]);
+  assert.strictEqual(normalize(Object.create(null)).queue, true);
+});
 
 test('environment: EVENTBOOST modes', () => {
   assert.deepStrictEqual(fromEnv({}), { options: {} });
