@@ -88,7 +88,8 @@ export interface Stats {
     /** Hints refused (EBUSY): the policy's budget, the process's share of it, or GC's fair part of that share was spent. */
     refused: number;
     errors: number;
-    /** Hooked GCs, their total and longest pause. */
+    /** Hooked GC events, byKind's sum: a marking cycle's start ('incremental-marking') and its
+     *  mark-compact pause count one each; timeMs and maxMs are of the pauses only. */
     count: number;
     timeMs: number;
     maxMs: number;
