@@ -141,6 +141,15 @@ void eb_policy_stop(struct eb_policy *ebp)
 
 	/* Every apply path, and the stats read, checks started under the lock. */
 	raw_spin_lock_irqsave(&ebp->lock, flags);
+	/*
+	 * Stopped already: cpufreq_resume() starts no governor whose driver
+	 * failed to resume, and the next stop (a suspend, a CPU leaving, a
+	 * switch) finds it so.  Its time was counted, its work waited for.
+	 */
+	if (!ebp->started) {
+		raw_spin_unlock_irqrestore(&ebp->lock, flags);
+		return;
+	}
 	now = ktime_get_ns();
 	eb_account(ebp, now);
 	/* Counters live as long as the policy's governor: keep the time too. */

@@ -1588,6 +1588,51 @@ TEST_F_TIMEOUT(eb, a_stats_read_the_stop_overtook_reads_not_governed, 90)
 }
 
 /*
+ * A governor the core stops twice counts its governed time once.  After a
+ * suspend whose driver ->resume failed, cpufreq_resume() leaves the policy
+ * stopped with its governor selected; the next suspend, a CPU leaving a
+ * shared policy, or a switch stops it again (cpufreq_stop_governor() keeps
+ * no state).  ebtest_cpufreq's gov_stop and gov_start make those calls as
+ * the core does (a guest's real suspend would suspend its virtio
+ * filesystem too).  Until 2026-12-08 the second stop added the time since
+ * the last start again, the stopped time with it.
+ */
+TEST_F(eb, a_governor_stopped_twice_counts_its_governed_time_once)
+{
+	struct eb_policy_stats st0, st;
+	uint64_t t0, stopped0, stopped1;
+	char cpu[16];
+	int fd;
+
+	snprintf(cpu, sizeof(cpu), "%d", self->last_cpu);
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	/* Governed a second: counting it twice is far past the bound. */
+	msleep(1000);
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st0));
+	t0 = eb_now_ns();
+	ASSERT_TRUE(st0.flags & EB_POLICY_GOVERNED);
+	ASSERT_GE(st0.governed_ns, 900000000ull);
+	/* The suspend; the driver's resume fails: no start. */
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "gov_stop", cpu));
+	stopped0 = eb_now_ns();
+	msleep(1000);
+	/* The next suspend, and its resume. */
+	stopped1 = eb_now_ns();
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "gov_stop", cpu));
+	ASSERT_EQ(0, eb_write_str(DRV_PARAM "gov_start", cpu));
+	ASSERT_EQ(0, eb_policy_stats(fd, self->last_cpu, &st));
+	ASSERT_TRUE(st.flags & EB_POLICY_GOVERNED);
+	/* At most its time before the stop and since the start. */
+	EXPECT_LE(st.governed_ns, st0.governed_ns + (eb_now_ns() - t0) -
+				  (stopped1 - stopped0))
+		TH_LOG("governed %llu ns, %llu ns of them before the stop: the stopped time counted",
+		       (unsigned long long)st.governed_ns,
+		       (unsigned long long)st0.governed_ns);
+	close(fd);
+}
+
+/*
  * A vote never lowers the clock: with boost_freq written below base_freq
  * (each within the hardware range, so each write is valid alone, as it is
  * half-way through a reconfiguration), a vote holds base_freq, and spends

@@ -132,6 +132,64 @@ static bool ebt_fail_this_change(void)
 }
 
 /*
+ * The governor calls the core makes around a suspend whose ->resume
+ * failed: cpufreq_suspend() stops each policy's governor, and
+ * cpufreq_resume() starts it again only where the driver resumed; the
+ * governor stays selected, and the next stop finds it stopped.  Writing a
+ * CPU to gov_stop (gov_start) stops (starts) its policy's governor as
+ * cpufreq_stop_governor() (cpufreq_start_governor()) does, under the
+ * policy's rwsem.  A guest's real suspend would suspend its virtio
+ * filesystem too.  Write-only; the tests' own sequence of calls.
+ */
+static int ebt_gov_call(const char *val, bool start)
+{
+	struct cpufreq_policy *policy;
+	unsigned int cpu;
+	int ret;
+
+	ret = kstrtouint(val, 0, &cpu);
+	if (ret)
+		return ret;
+	if (cpu >= nr_cpu_ids)
+		return -EINVAL;
+	policy = cpufreq_cpu_get(cpu);
+	if (!policy)
+		return -ENODEV;
+	down_write(&policy->rwsem);
+	if (!policy->governor)
+		ret = -ENODEV;
+	else if (start && policy->governor->start)
+		ret = policy->governor->start(policy);
+	else if (!start && policy->governor->stop)
+		policy->governor->stop(policy);
+	up_write(&policy->rwsem);
+	cpufreq_cpu_put(policy);
+	return ret;
+}
+
+static int ebt_gov_stop_set(const char *val, const struct kernel_param *kp)
+{
+	return ebt_gov_call(val, false);
+}
+
+static int ebt_gov_start_set(const char *val, const struct kernel_param *kp)
+{
+	return ebt_gov_call(val, true);
+}
+
+static const struct kernel_param_ops ebt_gov_stop_ops = {
+	.set = ebt_gov_stop_set,
+};
+
+static const struct kernel_param_ops ebt_gov_start_ops = {
+	.set = ebt_gov_start_set,
+};
+module_param_cb(gov_stop, &ebt_gov_stop_ops, NULL, 0200);
+MODULE_PARM_DESC(gov_stop, "Stop the governor of this CPU's policy, as the core does at a suspend");
+module_param_cb(gov_start, &ebt_gov_start_ops, NULL, 0200);
+MODULE_PARM_DESC(gov_start, "Start the governor of this CPU's policy, as the core does at a resume");
+
+/*
  * A slow driver: ->target_index() takes this long before it changes the
  * frequency, as one that asks firmware does.  Written by the tests.
  */
