@@ -992,6 +992,9 @@ static int cmd_status(int argc, char **argv)
 		if (rc != RC_OK || (have_count && ++done >= count))
 			break;
 		next += interval;
+		/* Stopped past it (SIGSTOP, a suspend): on from now, no burst. */
+		if (next < now_us())
+			next = now_us() + interval;
 		sleep_until_us(next);
 	}
 	free(prev);
@@ -1516,35 +1519,47 @@ static unsigned long long boost_limits(const struct eb_stats *st,
 				       unsigned long long us)
 {
 	unsigned long long hold = us, budget_us;
-	char want[32], wd[32], b[32], half[32];
+	/*
+	 * One process may use half of the budget (README: Tunables): the
+	 * budget_pct whose half holds @us, 100 (no budget) past 500 ms.
+	 */
+	unsigned long long need_pct = us > 500000 ? 100 : (us + 4999) / 5000;
+	bool budget_short = st->budget_pct && st->budget_pct < 100 &&
+			    st->budget_pct < need_pct;
+	char want[32], wd[32], b[32], half[32], raise[32] = "";
 
 	ebp_format_duration_ns(us * 1000, want, sizeof(want));
+	if (budget_short)
+		snprintf(raise, sizeof(raise), " budget=%llu", need_pct);
 	if (st->max_boost_us && us > st->max_boost_us) {
 		hold = st->max_boost_us;
 		ebp_format_duration_ns(hold * 1000, wd, sizeof(wd));
 		fprintf(stderr, "ebctl: boost: policy%u's watchdog (max_boost_us "
 			"%s) ends any boost held longer: boosting for %s, not "
 			"%s.", st->policy_cpu, wd, wd, want);
-		/* Exact, and one word: a command to paste. */
+		/*
+		 * Exact, and one word each: a command to paste, with the
+		 * budget the boost would meet next.
+		 */
 		if (us <= BOOST_FOR_MAX_US)
-			fprintf(stderr, " To hold %s: sudo ebctl set max-boost=%llu%s "
+			fprintf(stderr, " To hold %s: sudo ebctl set max-boost=%llu%s%s "
 				"--policy %u\n", want,
 				us % 1000 ? us : us % 1000000 ? us / 1000 : us / 1000000,
 				us % 1000 ? "us" : us % 1000000 ? "ms" : "s",
-				st->policy_cpu);
+				raise, st->policy_cpu);
 		else
 			fputs(" (max-boost is at most 10 s)\n", stderr);
 	}
-	/* One process may use half of the budget (README: Tunables). */
 	budget_us = (unsigned long long)st->budget_pct * 10000;	/* of 1 s */
-	if (st->budget_pct && st->budget_pct < 100 && hold > budget_us / 2) {
+	if (budget_short && hold > budget_us / 2) {
 		ebp_format_duration_ns(budget_us * 1000, b, sizeof(b));
 		ebp_format_duration_ns(budget_us / 2 * 1000, half, sizeof(half));
 		fprintf(stderr, "ebctl: boost: policy%u's budget (budget_pct %u%%) "
 			"allows %s boosted in each 1 s window, one process at "
 			"most half of it (%s): the boost may end sooner (raise "
-			"it: sudo ebctl set budget=...)\n",
-			st->policy_cpu, st->budget_pct, b, half);
+			"it: sudo ebctl set%s --policy %u)\n",
+			st->policy_cpu, st->budget_pct, b, half, raise,
+			st->policy_cpu);
 	}
 	fflush(stderr);
 	return hold;

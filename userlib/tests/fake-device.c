@@ -24,7 +24,8 @@
  * what a CPU did.  Policy stats fail as on a CPU without a cpufreq policy
  * (ENODEV), unless EB_FAKE_POLICY=1: then every CPU's policy is governed
  * (=2: run by another governor),
- * its watchdog at EB_FAKE_MAX_BOOST_US (100 ms by default), with
+ * its watchdog at EB_FAKE_MAX_BOOST_US (100 ms by default), its budget at
+ * EB_FAKE_BUDGET_PCT (100 by default), with
  * EB_FAKE_SLOW_APPLIES hints applied 16 ms or more after them (ebctl's
  * host tests).
  */
@@ -78,7 +79,7 @@ static int vote(int fd, unsigned int set, unsigned int clear)
 }
 
 static int refusals_left, thread_failures_left, spare_threads_left;
-static int policy, max_boost_us;
+static int policy, max_boost_us, budget_pct;
 static int fail_task_stat, fail_device_open, device_open_failures_left;
 static const char *close_log;
 static int (*real_open)(const char *, int, ...);
@@ -111,6 +112,7 @@ __attribute__((constructor)) static void read_env(void)
 	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	real_ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
 	max_boost_us = env_count("EB_FAKE_MAX_BOOST_US") ?: 100000;
+	budget_pct = env_count("EB_FAKE_BUDGET_PCT") ?: 100;
 	slow_applies = env_count("EB_FAKE_SLOW_APPLIES");
 	real_pthread_create = (int (*)(pthread_t *, const pthread_attr_t *,
 				       void *(*)(void *), void *))
@@ -302,7 +304,7 @@ int ioctl(int fd, unsigned long req, ...)
 		ps->cur_khz = ps->target_khz = ps->base_khz = 2600000;
 		ps->boost_khz = 4000000;
 		ps->max_boost_us = max_boost_us;
-		ps->budget_pct = 100;
+		ps->budget_pct = budget_pct;
 		ps->applied = slow_applies;
 		ps->latency[EB_LAT_BUCKETS - 1] = slow_applies;
 		return 0;
