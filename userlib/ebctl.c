@@ -723,8 +723,7 @@ static void human_eb_stats(const struct eb_stats *st)
 	    (unsigned long long)st->watchdog_ends,
 	    (unsigned long long)st->budget_ends,
 	    (unsigned long long)st->refused);
-	ebp_format_duration_ns((unsigned long long)st->max_boost_us * 1000, a,
-			       sizeof(a));
+	ebp_format_setting_us(st->max_boost_us, a, sizeof(a));
 	row("limits", "max boost %s, budget %u%%", a, st->budget_pct);
 	format_latency(st, 50, a, sizeof(a));
 	format_latency(st, 99, b, sizeof(b));
@@ -1064,7 +1063,7 @@ static void format_setting(const struct assignment *a, char *buf, size_t len)
 			snprintf(buf, len, "default");
 		return;
 	case EBP_DURATION:
-		ebp_format_duration_ns(a->value * 1000, buf, len);
+		ebp_format_setting_us(a->value, buf, len);
 		return;
 	case EBP_PCT:
 		snprintf(buf, len, "%llu%%", a->value);
@@ -1493,8 +1492,7 @@ static void boost_notes(const struct eb_stats *before,
 	char s[32];
 
 	if (after->watchdog_ends > before->watchdog_ends) {
-		ebp_format_duration_ns((unsigned long long)after->max_boost_us *
-				       1000, s, sizeof(s));
+		ebp_format_setting_us(after->max_boost_us, s, sizeof(s));
 		fprintf(stderr, "ebctl: note: the watchdog ended a boost on "
 			"policy%u during this run (max_boost_us %s), so it may "
 			"have been shorter; raise it: ebctl set max-boost=...\n",
@@ -1528,12 +1526,12 @@ static unsigned long long boost_limits(const struct eb_stats *st,
 			    st->budget_pct < need_pct;
 	char want[32], wd[32], b[32], half[32], raise[32] = "";
 
-	ebp_format_duration_ns(us * 1000, want, sizeof(want));
+	ebp_format_setting_us(us, want, sizeof(want));
 	if (budget_short)
 		snprintf(raise, sizeof(raise), " budget=%llu", need_pct);
 	if (st->max_boost_us && us > st->max_boost_us) {
 		hold = st->max_boost_us;
-		ebp_format_duration_ns(hold * 1000, wd, sizeof(wd));
+		ebp_format_setting_us(hold, wd, sizeof(wd));
 		fprintf(stderr, "ebctl: boost: policy%u's watchdog (max_boost_us "
 			"%s) ends any boost held longer: boosting for %s, not "
 			"%s.", st->policy_cpu, wd, wd, want);
@@ -1598,7 +1596,7 @@ static int run_boost(struct eb_client *c, unsigned long long us)
 	if (err)
 		return report_eb_err(err);
 	ebp_format_freq(before.boost_khz, f, sizeof(f));
-	ebp_format_duration_ns(hold * 1000, d, sizeof(d));
+	ebp_format_setting_us(hold, d, sizeof(d));
 	printf("boosted policy%u (cpu %d) to %s for %s\n", before.policy_cpu,
 	       cpu, f, d);
 	fflush(stdout);		/* visible while we hold it */

@@ -384,6 +384,18 @@ void ebp_format_freq(unsigned int khz, char *buf, size_t len)
 	}
 }
 
+/* @c hundredths of @unit, trailing zeros cut: "1.5 ms", "2.25 s", "3 min". */
+static void format_centi(unsigned long long c, const char *unit, char *buf,
+			 size_t len)
+{
+	if (c % 100 == 0)
+		snprintf(buf, len, "%llu %s", c / 100, unit);
+	else if (c % 10 == 0)
+		snprintf(buf, len, "%llu.%llu %s", c / 100, c % 100 / 10, unit);
+	else
+		snprintf(buf, len, "%llu.%02llu %s", c / 100, c % 100, unit);
+}
+
 void ebp_format_duration_ns(unsigned long long ns, char *buf, size_t len)
 {
 	static const struct unit units[] = {
@@ -406,14 +418,30 @@ void ebp_format_duration_ns(unsigned long long ns, char *buf, size_t len)
 		if (c >= 100)
 			break;
 	}
-	if (c % 100 == 0)
-		snprintf(buf, len, "%llu %s", c / 100, units[i].name);
-	else if (c % 10 == 0)
-		snprintf(buf, len, "%llu.%llu %s", c / 100, c % 100 / 10,
-			 units[i].name);
-	else
-		snprintf(buf, len, "%llu.%02llu %s", c / 100, c % 100,
-			 units[i].name);
+	format_centi(c, units[i].name, buf, len);
+}
+
+void ebp_format_setting_us(unsigned long long us, char *buf, size_t len)
+{
+	static const struct unit units[] = {
+		{ "s", 1000000ULL }, { "ms", 1000ULL },
+	};
+	size_t i;
+
+	/* Minutes and hours: only --for takes them, as written. */
+	if (!us || us >= 60000000ULL) {
+		ebp_format_duration_ns(us * 1000, buf, len);
+		return;
+	}
+	/* The largest unit whose two decimals hold it exactly. */
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (us >= units[i].mult && us * 100 % units[i].mult == 0) {
+			format_centi(us * 100 / units[i].mult, units[i].name,
+				     buf, len);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu us", us);
 }
 
 void ebp_format_cpulist(const unsigned int *cpus, size_t n, char *buf,

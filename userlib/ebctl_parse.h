@@ -98,6 +98,10 @@ void ebp_format_freq(unsigned int khz, char *buf, size_t len);
  * in which the value is at least 1, up to two decimals, trailing zeros cut. */
 void ebp_format_duration_ns(unsigned long long ns, char *buf, size_t len);
 
+/* A setting in us, exactly: as ebp_format_duration_ns() where two decimals
+ * hold it ("1.5 ms"), else in us ("1001 us"). */
+void ebp_format_setting_us(unsigned long long us, char *buf, size_t len);
+
 /* Sorted CPUs as ranges: "0-3,8"; "-" when there is none. */
 void ebp_format_cpulist(const unsigned int *cpus, size_t n, char *buf,
 			size_t len);

@@ -37,7 +37,7 @@ cf() { EBCTL_CPUFREQ_DIR=$D/cf "$@"; }
 : > "$D/fake-dev"
 fake() { EVENTBOOST_DEVICE=$D/fake-dev EB_FAKE_DEVICE=$D/fake-dev LD_PRELOAD=$FAKE_SO "$@"; }
 
-echo "1..29"
+echo "1..30"
 t "status without the module: exit 3, the policies still shown" \
 	'cf $E status >"$D/out" 2>&1; [ $? = 3 ] && grep -q "^policy0:" "$D/out" && grep -q "modprobe eventboost" "$D/out"'
 t "status --json without the module: exit 3, schema_version 1, module_loaded false" \
@@ -104,6 +104,10 @@ t "boost past the watchdog and the budget's share: the fix names both" \
 	 [ "$(cat "$D/cf/policy0/eventboost/budget_pct")" = 60 ] || { sed "s/^/# /" "$D/err"; false; }'
 echo 100000 > "$D/cf/policy0/eventboost/max_boost_us"
 echo 100 > "$D/cf/policy0/eventboost/budget_pct"
+t "a watchdog and a boost that differ by a microsecond read apart" \
+	'EB_FAKE_POLICY=1 EB_FAKE_MAX_BOOST_US=1001 fake $E boost --for 1002us --cpu 0 >"$D/out" 2>"$D/err" &&
+	 grep -q "boosting for 1001 us, not 1002 us" "$D/err" && grep -q "for 1001 us\$" "$D/out" ||
+	 { sed "s/^/# /" "$D/err" "$D/out"; false; }'
 t "a p99 in the last latency bucket is shown as >= 16.38 ms (32768 in the JSON, as before)" \
 	'EB_FAKE_POLICY=1 EB_FAKE_SLOW_APPLIES=5 fake cf $E status >"$D/out" 2>&1 &&
 	 grep -q "latency .*p99 >= 16.38 ms" "$D/out" && ! grep -q "32.77" "$D/out" &&

@@ -180,6 +180,29 @@ static void test_format_freq(void)
 	expect_str(buf, "2.60", "format_freq truncates to the buffer");
 }
 
+/*
+ * A setting (the watchdog, a boost's length) is shown exactly: two of
+ * them that differ never read alike (until 2026-12-08 "boosting for 1 ms,
+ * not 1 ms" for max_boost_us 1001 and --for 1002us).
+ */
+static void test_format_setting(void)
+{
+	static const struct { unsigned long long us; const char *want; } c[] = {
+		{ 1001, "1001 us" }, { 1002, "1002 us" }, { 1500, "1.5 ms" },
+		{ 100000, "100 ms" }, { 1230, "1.23 ms" }, { 999996, "999996 us" },
+		{ 2000000, "2 s" }, { 7, "7 us" }, { 0, "0 s" },
+		{ 1001000, "1001 ms" }, { 5400000000ULL, "1.5 h" },
+	};
+	char buf[32], name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		ebp_format_setting_us(c[i].us, buf, sizeof(buf));
+		snprintf(name, sizeof(name), "format_setting_us %llu", c[i].us);
+		expect_str(buf, c[i].want, name);
+	}
+}
+
 static void test_format_duration(void)
 {
 	static const struct { unsigned long long ns; const char *want; } c[] = {
@@ -401,6 +424,7 @@ int main(void)
 	test_cases(PCT, "pct", pct_cases, sizeof(pct_cases) / sizeof(pct_cases[0]));
 	test_format_freq();
 	test_format_duration();
+	test_format_setting();
 	test_assignment();
 	test_settings();
 	test_cpulist();
