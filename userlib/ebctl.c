@@ -1222,33 +1222,74 @@ static int check_ranges(const struct policy *v, size_t n, const bool *reach,
 	return RC_OK;
 }
 
-static int write_error(const char *path, const char *val, int err,
-		       size_t done)
+static int write_error(const char *path, const char *val, int err)
 {
-	int rc;
-
 	if (err == -EACCES || err == -EPERM) {
 		fprintf(stderr, "ebctl: tunables are root-only: run with sudo\n");
-		rc = RC_PERM;
-	} else if (err == -EINVAL) {
+		return RC_PERM;
+	}
+	if (err == -EINVAL) {
 		fprintf(stderr, "ebctl: the kernel refused %s for %s\n", val,
 			path);
-		rc = RC_USAGE;
-	} else {
-		fprintf(stderr, "ebctl: %s: %s\n", path, strerror(-err));
-		rc = RC_FAIL;
+		return RC_USAGE;
 	}
-	if (done)	/* sysfs has no transactions: say what did change */
-		fprintf(stderr, "ebctl: %zu earlier value(s) were written\n",
-			done);
-	return rc;
+	fprintf(stderr, "ebctl: %s: %s\n", path, strerror(-err));
+	return RC_FAIL;
 }
 
-/* Write every assignment into one tunables directory, then report it. */
-static int apply(const char *dir, const char *label,
-		 const struct assignment *as, size_t nas, size_t *done)
+/*
+ * What a set has written so far, with the values it replaced: sysfs has
+ * no transactions, so a write refused half-way (the kernel's own check, a
+ * file gone with its policy) puts these back, the last first.
+ */
+struct written {
+	char path[PATH_MAX];
+	char old[32];
+	const char *label;
+	const char *key;
+};
+
+struct journal {
+	struct written *w;
+	size_t n, cap;
+};
+
+static struct written *journal_add(struct journal *j)
 {
-	char path[PATH_MAX], val[32], shown[32];
+	if (j->n == j->cap) {
+		size_t cap = j->cap ? 2 * j->cap : 8;
+		struct written *w = realloc(j->w, cap * sizeof(*w));
+
+		if (!w)
+			return NULL;
+		j->w = w;
+		j->cap = cap;
+	}
+	return &j->w[j->n++];
+}
+
+static void journal_undo(struct journal *j)
+{
+	while (j->n) {
+		const struct written *w = &j->w[--j->n];
+		int err = write_attr(w->path, w->old);
+
+		if (err)
+			fprintf(stderr, "ebctl: %s: %s could not be restored "
+				"to %s (%s): write it back by hand\n", w->label,
+				w->key, w->old, strerror(-err));
+		else
+			fprintf(stderr, "ebctl: %s: %s restored to %s\n",
+				w->label, w->key, w->old);
+	}
+}
+
+/* Write every assignment into one tunables directory. */
+static int apply(const char *dir, const char *label,
+		 const struct assignment *as, size_t nas, struct journal *j)
+{
+	char path[PATH_MAX], val[32];
+	struct written *w;
 	size_t i;
 	int err;
 
@@ -1256,20 +1297,37 @@ static int apply(const char *dir, const char *label,
 		snprintf(val, sizeof(val), "%llu", as[i].value);
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
 				     as[i].key->file) >= sizeof(path))
-			err = -ENAMETOOLONG;
-		else
+			return write_error(path, val, -ENAMETOOLONG);
+		w = journal_add(j);
+		if (!w)
+			return write_error(path, val, -ENOMEM);
+		err = read_attr(path, w->old, sizeof(w->old));
+		if (!err)
 			err = write_attr(path, val);
-		if (err)
-			return write_error(path, val, err, *done);
-		(*done)++;
+		if (err) {
+			j->n--;
+			return write_error(path, val, err);
+		}
+		memcpy(w->path, path, sizeof(path));
+		w->label = label;
+		w->key = as[i].key->file;
 	}
+	return RC_OK;
+}
+
+/* What @label now has: said once every write has landed. */
+static void report_set(const char *label, const struct assignment *as,
+		       size_t nas)
+{
+	char shown[32];
+	size_t i;
+
 	printf("%s:", label);
 	for (i = 0; i < nas; i++) {
 		format_setting(&as[i], shown, sizeof(shown));
 		printf("%s %s %s", i ? "," : "", as[i].key->name, shown);
 	}
 	putchar('\n');
-	return RC_OK;
 }
 
 /* Every selected policy has tunables, and every frequency fits. */
@@ -1307,10 +1365,16 @@ static int validate_set(const struct policy *v, size_t n, const bool *sel,
 static int write_set(const struct policy *v, size_t n, const bool *sel,
 		     const struct assignment *as, size_t nas)
 {
-	char dir[PATH_MAX], label[64];
+	char dir[PATH_MAX], (*labels)[64];
+	struct journal j = { 0 };
 	bool global_done = false;
-	size_t i, done = 0;
+	size_t i;
 	int rc = RC_OK;
+
+	/* Each policy's label lives as long as the journal naming it. */
+	labels = calloc(n, sizeof(*labels));
+	if (!labels)
+		return RC_FAIL;
 
 	for (i = 0; i < n && rc == RC_OK; i++) {
 		bool g;
@@ -1321,12 +1385,19 @@ static int write_set(const struct policy *v, size_t n, const bool *sel,
 			continue;
 		global_done |= g;
 		if (g)
-			snprintf(label, sizeof(label),
+			snprintf(labels[i], sizeof(labels[i]),
 				 "all eventboost policies (global tunables)");
 		else
-			snprintf(label, sizeof(label), "policy%u", v[i].id);
-		rc = apply(dir, label, as, nas, &done);
+			snprintf(labels[i], sizeof(labels[i]), "policy%u", v[i].id);
+		rc = apply(dir, labels[i], as, nas, &j);
 	}
+	if (rc != RC_OK)
+		journal_undo(&j);
+	for (i = 0; i < n && rc == RC_OK; i++)
+		if (labels[i][0])
+			report_set(labels[i], as, nas);
+	free(j.w);
+	free(labels);
 	return rc;
 }
 

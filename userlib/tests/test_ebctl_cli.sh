@@ -37,7 +37,7 @@ cf() { EBCTL_CPUFREQ_DIR=$D/cf "$@"; }
 : > "$D/fake-dev"
 fake() { EVENTBOOST_DEVICE=$D/fake-dev EB_FAKE_DEVICE=$D/fake-dev LD_PRELOAD=$FAKE_SO "$@"; }
 
-echo "1..30"
+echo "1..31"
 t "status without the module: exit 3, the policies still shown" \
 	'cf $E status >"$D/out" 2>&1; [ $? = 3 ] && grep -q "^policy0:" "$D/out" && grep -q "modprobe eventboost" "$D/out"'
 t "status --json without the module: exit 3, schema_version 1, module_loaded false" \
@@ -55,6 +55,16 @@ t "no cpufreq policy, --json: cpufreq_error says why" \
 t "unknown command: exit 2, one line and a hint, not the usage" \
 	'$E frobnicate 2>"$D/err"; [ $? = 2 ] && [ "$(wc -l < "$D/err")" = 2 ] &&
 	 grep -q "unknown command .frobnicate." "$D/err" && grep -q "ebctl --help" "$D/err"'
+# A write the kernel (or sysfs) refuses after earlier ones landed: those
+# are put back, and it says so (until 2026-12-08 they stayed, "N earlier
+# value(s) were written").  policy1's base_freq a directory: EISDIR.
+reset
+mv "$D/cf/policy1/eventboost/base_freq" "$D/base1" && mkdir "$D/cf/policy1/eventboost/base_freq"
+t "set refused half-way: what it wrote before is restored, and it says so" \
+	'cf $E set base=1.6GHz --policy 0,1 >"$D/out" 2>"$D/err"; [ $? = 1 ] && [ "$(base 0)" = 2600000 ] &&
+	 grep -q "policy0: base_freq restored to 2600000" "$D/err" && [ ! -s "$D/out" ] ||
+	 { sed "s/^/# /" "$D/err" "$D/out"; false; }'
+rmdir "$D/cf/policy1/eventboost/base_freq" && mv "$D/base1" "$D/cf/policy1/eventboost/base_freq"
 reset
 t "set --policy 0,1 writes both" \
 	'cf $E set base=1.6GHz --policy 0,1 >/dev/null && [ "$(base 0)" = 1600000 ] && [ "$(base 1)" = 1600000 ]'
