@@ -972,7 +972,16 @@ static int cmd_status(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		usage_error("status ", "unexpected argument '%s'", argv[optind]);
+		unsigned long long us;
+
+		/* An optional argument goes with '=': --watch 1s is two words. */
+		if (watch && !ebp_parse_duration_us(argv[optind], &us))
+			usage_error("status ", "unexpected argument '%s': an "
+				    "interval is written --watch=%s",
+				    argv[optind], argv[optind]);
+		else
+			usage_error("status ", "unexpected argument '%s'",
+				    argv[optind]);
 		return RC_USAGE;
 	}
 	if (have_count && !watch) {

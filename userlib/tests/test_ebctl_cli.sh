@@ -37,7 +37,7 @@ cf() { EBCTL_CPUFREQ_DIR=$D/cf "$@"; }
 : > "$D/fake-dev"
 fake() { EVENTBOOST_DEVICE=$D/fake-dev EB_FAKE_DEVICE=$D/fake-dev LD_PRELOAD=$FAKE_SO "$@"; }
 
-echo "1..31"
+echo "1..32"
 t "status without the module: exit 3, the policies still shown" \
 	'cf $E status >"$D/out" 2>&1; [ $? = 3 ] && grep -q "^policy0:" "$D/out" && grep -q "modprobe eventboost" "$D/out"'
 t "status --json without the module: exit 3, schema_version 1, module_loaded false" \
@@ -145,6 +145,8 @@ watch_stall() {
 	[ "$lines" -le 2 ]
 }
 t "status --watch after a stall: no burst of the reports it missed" watch_stall
+t "--watch 1s (the interval apart): exit 2, says to write --watch=1s" \
+	'$E status --watch 1s 2>"$D/err"; [ $? = 2 ] && grep -q -- "--watch=1s" "$D/err"'
 t "--watch beyond 24 h: says the limit" \
 	'$E status --watch=25h 2>"$D/err"; [ $? = 2 ] && grep -q "24h" "$D/err"'
 t "output that cannot be written: exit 1 and says so" \
