@@ -39,22 +39,39 @@ function main() {
     }
   };
   process.on('exit', () => { if (!done) write(null); });
-  if (o.seconds) {
-    const t = setTimeout(() => { done = true; write(`${o.seconds} s`); p.stop(); p.release(); }, o.seconds * 1000);
-    t.unref();
-  }
   // A signal that would end the process writes the report first; when the
   // application handles the signal itself, it decides what happens next.
+  // The handler steps aside before the application's run (an emit calls
+  // the listeners it found), so that theirs see the listeners they would
+  // see unprofiled: signal-exit, among others, re-raises a signal only
+  // when its own are the last.  Back for the next signal if the process
+  // lives on.
+  const handlers = new Map();
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     const h = () => {
       if (!done) write(null);
-      if (process.listenerCount(sig) === 1) {
+      process.removeListener(sig, h);
+      if (process.listenerCount(sig) === 0) {
         done = true;
-        process.removeListener(sig, h);
         process.kill(process.pid, sig);
+        return;
       }
+      setImmediate(() => {
+        if (!done && !process.listeners(sig).includes(h)) process.on(sig, h);
+      }).unref();
     };
+    handlers.set(sig, h);
     process.on(sig, h);
+  }
+  if (o.seconds) {
+    const t = setTimeout(() => {
+      done = true;
+      for (const [sig, h] of handlers) process.removeListener(sig, h);
+      write(`${o.seconds} s`);
+      p.stop();
+      p.release();
+    }, o.seconds * 1000);
+    t.unref();
   }
 }
 

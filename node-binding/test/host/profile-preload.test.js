@@ -149,3 +149,84 @@ if (cluster.isPrimary) {
   assert.strictEqual(read('cprof.json').requests, 0, "the primary's: it served nothing");
   assert.ok(fs.existsSync(path.join(app, `cprof.${pid}.html`)));
 });
+
+// An application whose signal handler re-raises the signal only when it is
+// the last listener (signal-exit, which execa, write-file-atomic, ora and
+// foreground-child use, does so) still dies of the signal: the profiler's
+// own handler writes the report and steps aside, so that the application's
+// sees the listeners it would see unprofiled.  Until 2026-12-08 each saw the
+// other and neither re-raised: Ctrl-C did nothing, docker stop waited out
+// its grace period.  The profiler's report is written all the same.
+test('a signal the application re-raises when alone still ends it, with the report written', async () => {
+  const { spawn } = require('node:child_process');
+  fs.writeFileSync(path.join(app, 'reraise.js'), `
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, function onSignal() {
+    if (process.listeners(sig).length === 1) {
+      process.removeListener(sig, onSignal);
+      process.kill(process.pid, sig);
+    }
+  });
+}
+setInterval(() => {}, 1000);
+console.log('ready');
+`);
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    const out = `reraise-${sig}.json`;
+    fs.rmSync(path.join(app, out), { force: true });
+    const child = spawn(process.execPath, ['-r', 'eventboost/profile', 'reraise.js'], {
+      cwd: app, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, EVENTBOOST_PROFILE_OUT: out },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    child.kill(sig);
+    // A child the signal did not end is ended here, and the test fails.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 10000);
+    const how = await exited;
+    clearTimeout(guard);
+    assert.deepStrictEqual(how, { code: null, signal: sig }, stderr);
+    assert.strictEqual(read(out).requests, 0);
+  }
+});
+
+// An application that handles the signal itself keeps control of it: it
+// lives on, and a later signal still writes a report first.
+test('an application that handles a signal itself keeps control, and the report is written', async () => {
+  const { spawn } = require('node:child_process');
+  fs.writeFileSync(path.join(app, 'handles.js'), `
+let n = 0;
+process.on('SIGINT', () => { n++; console.log('handled ' + n); if (n === 2) process.exit(4); });
+setInterval(() => {}, 1000);
+console.log('ready');
+`);
+  const out = 'handles.json';
+  fs.rmSync(path.join(app, out), { force: true });
+  const child = spawn(process.execPath, ['-r', 'eventboost/profile', 'handles.js'], {
+    cwd: app, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH, EVENTBOOST_PROFILE_OUT: out },
+  });
+  let stdout = '';
+  const waits = [];
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    for (const w of waits.splice(0)) w();
+  });
+  const lines = async (n) => {
+    while (stdout.split('\n').filter(Boolean).length < n) await new Promise((resolve) => waits.push(resolve));
+  };
+  await lines(1);
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  child.kill('SIGINT');
+  await lines(2);
+  assert.ok(fs.existsSync(path.join(app, out)), 'the report is written at the first signal');
+  fs.rmSync(path.join(app, out));
+  // The profiler's handler is back for the next one.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  child.kill('SIGINT');
+  const guard = setTimeout(() => child.kill('SIGKILL'), 10000);
+  const how = await exited;
+  clearTimeout(guard);
+  assert.deepStrictEqual({ how, stdout }, { how: { code: 4, signal: null }, stdout: 'ready\nhandled 1\nhandled 2\n' });
+  assert.strictEqual(read(out).requests, 0, 'the report is written again at the second signal (or at exit)');
+});
