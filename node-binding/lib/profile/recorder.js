@@ -34,6 +34,9 @@ const STALL_MIN_MS = 0.5;  // less lost than this is measurement noise
 const MARK_AFTER_MS = 1;   // mark iterations once the loop ran this long without waiting
 
 const kState = Symbol('eventboost.profile.request');
+// The request a connection's reads now work for (its body), where the
+// store entered at its start does not reach them (below).
+const kReading = Symbol('eventboost.profile.reading');
 const kAccepted = Symbol('eventboost.profile.accepted');  // [bound, markLast] then
 
 // Time-ordered flat interval lists [start0, end0, start1, end1, ...].
@@ -117,7 +120,16 @@ class Recorder {
         if (now - self.cpuAt >= CPU_READ_MS) self.readCpu(now, idle);
         // (Not a request that is over: what it left behind, an interval, a
         // pooled socket, runs in its context without working for it.)
-        const st = self.als.getStore();
+        // On Node 24 and later (AsyncContextFrame) a connection's later
+        // reads -- a request's body -- run in the context the connection
+        // was made in, which the request's store does not reach: its
+        // parser's resource names the connection, which names the request.
+        let st = self.als.getStore();
+        if (!st) {
+          const r = asyncHooks.executionAsyncResource();
+          const socket = r && r.socket;
+          if (socket && typeof socket === 'object') st = socket[kReading];
+        }
         self.owner = st && !st.t1 ? st : undefined;
         self.segStart = now;
       },
@@ -232,6 +244,7 @@ class Recorder {
     if (this.sample < 1 && Math.random() >= this.sample) {
       this.owner = undefined;
       this.als.enterWith(undefined);
+      if (socket) socket[kReading] = undefined;
       return;
     }
     // The source event, the request's bytes, became ready at readyBound()
@@ -266,6 +279,7 @@ class Recorder {
     }
     this.owner = this.depth > 0 ? st : undefined;
     this.als.enterWith(st);
+    if (socket) socket[kReading] = st;
   }
 
   responseFinish({ response, socket }) {
@@ -298,6 +312,7 @@ class Recorder {
     for (const socket of this.sockets) {
       socket.removeListener('close', this.onSocketClose);
       socket[this.kPending] = undefined;
+      socket[kReading] = undefined;
     }
     this.sockets = new Set();
     for (const st of this.open) {

@@ -334,6 +334,44 @@ test('callbacks of what a finished request left behind are not recorded for it',
   assert.strictEqual(after.length, 0, `${after.length} segments after the request ended`);
 });
 
+// A request body's callbacks, each a read of the connection after the one
+// that parsed the request, are the request's own execution.  Node 24 and
+// later run them in the context the connection was made in
+// (AsyncContextFrame): the store entered at the request's start does not
+// reach them, and until 2026-12-08 they counted as I/O there (5 of 55 ms
+// of a 10-chunk upload's own work, which could turn a cpu verdict to io).
+test("a request body's callbacks are the request's own execution, on every Node", async () => {
+  const { Recorder } = require('../../lib/profile/recorder');
+  const rec = new Recorder();
+  rec.start();
+  const spin = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+  let chunks = 0;
+  const server = http.createServer((req, res) => {
+    req.on('data', () => { chunks++; spin(5); });
+    req.on('end', () => res.end('ok'));
+  });
+  try {
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    await new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: server.address().port, method: 'POST', path: '/up',
+        agent: false, headers: { 'transfer-encoding': 'chunked' } }, (res) => { res.resume(); res.on('end', resolve); });
+      req.on('error', reject);
+      let i = 0;
+      const next = () => { if (i++ < 10) { req.write('x'.repeat(100)); setTimeout(next, 20); } else req.end(); };
+      next();
+    });
+  } finally {
+    rec.stop();
+    server.close();
+  }
+  assert.strictEqual(chunks, 10, 'the premise: ten reads of the body');
+  assert.strictEqual(rec.finished.length, 1);
+  const st = rec.finished[0];
+  let own = 0;
+  for (let k = 0; k < st.segs.length; k += 2) own += st.segs[k + 1] - st.segs[k];
+  assert.ok(own >= 45, `the request's own execution: ${own.toFixed(1)} ms of the body's 50 ms of work`);
+});
+
 // The mark timers are the profiler's, not the application's: armed in a
 // busy stretch of the application's AsyncLocalStorage context, none
 // carries its store (nor, one from another, a chain of them after it).
