@@ -20,9 +20,17 @@ function main() {
     return;
   }
   let out = o.out;
-  // cluster workers write one report each.  (Not NODE_UNIQUE_ID: Node
+  // A process the profiled one started with the preload (a cluster worker,
+  // a child_process.fork(), which pass it on) writes a report of its own:
+  // the first profiled process names itself in the environment its
+  // children inherit.  (Not NODE_UNIQUE_ID for cluster workers: Node
   // removes it from the environment before the preloads run.)
-  if (require('node:cluster').isWorker) out = out.replace(/(\.json)?$/, `.${process.pid}$1`);
+  const owner = process.env.EVENTBOOST_PROFILE_OWNER;
+  if (require('node:cluster').isWorker || (owner && owner !== String(process.pid))) {
+    out = out.replace(/(\.json)?$/, `.${process.pid}$1`);
+  } else {
+    process.env.EVENTBOOST_PROFILE_OWNER = String(process.pid);
+  }
   const { Profiler, htmlPath } = require('./lib/profile');
   const p = new Profiler({ out, sample: o.sample }).start();
   globalThis[Symbol.for('eventboost.profile')] = p;

@@ -150,6 +150,36 @@ if (cluster.isPrimary) {
   assert.ok(fs.existsSync(path.join(app, `cprof.${pid}.html`)));
 });
 
+// A process the profiled one forks (child_process.fork() passes the
+// preload on, and the environment) writes a report of its own, as a
+// cluster worker does, not over the parent's: until 2026-12-08 a job runner
+// forked by a server replaced the server's report with its empty one.
+test('a forked child writes its own report, not over its parent\'s', () => {
+  fs.writeFileSync(path.join(app, 'fork-app.js'), `
+const { fork } = require('node:child_process');
+const http = require('node:http');
+if (process.argv[2] === 'child') {
+  setTimeout(() => {}, 300);
+} else {
+  const s = http.createServer((req, res) => res.end('ok')).listen(0, '127.0.0.1', async () => {
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => http.get({ host: '127.0.0.1', port: s.address().port, path: '/' + i, agent: false },
+        (res) => { res.resume(); res.on('end', r); }));
+    }
+    s.close();
+    const c = fork(__filename, ['child']);
+    c.on('exit', () => console.log('child ' + c.pid));
+  });
+}
+`);
+  for (const f of fs.readdirSync(app)) if (f.startsWith('fprof')) fs.rmSync(path.join(app, f));
+  const r = run(['-r', 'eventboost/profile', 'fork-app.js'], { EVENTBOOST_PROFILE_OUT: 'fprof.json' });
+  assert.strictEqual(r.err, '');
+  const pid = (/^child (\d+)\n$/.exec(r.out) || assert.fail(r.out))[1];
+  assert.strictEqual(read('fprof.json').requests, 5, "the parent's report");
+  assert.strictEqual(read(`fprof.${pid}.json`).requests, 0, "the child's: it served nothing");
+});
+
 // An application whose signal handler re-raises the signal only when it is
 // the last listener (signal-exit, which execa, write-file-atomic, ora and
 // foreground-child use, does so) still dies of the signal: the profiler's
