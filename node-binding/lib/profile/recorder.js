@@ -37,7 +37,16 @@ const kState = Symbol('eventboost.profile.request');
 // The request a connection's reads now work for (its body), where the
 // store entered at its start does not reach them (below).
 const kReading = Symbol('eventboost.profile.reading');
-const kAccepted = Symbol('eventboost.profile.accepted');  // [bound, markLast] then
+const kAccepted = Symbol('eventboost.profile.accepted');
+
+// What the report keeps of a request's URL: its path, at most 120
+// characters, not its query string (tokens, addresses), only that it had
+// one.
+function pathOf(url) {
+  const u = String(url);
+  const q = u.indexOf('?');
+  return q < 0 ? u.slice(0, 120) : `${u.slice(0, Math.min(q, 120))}?…`;
+}  // [bound, markLast] then
 
 // Time-ordered flat interval lists [start0, end0, start1, end1, ...].
 class Intervals {
@@ -261,7 +270,7 @@ class Recorder {
     if (t0 > now) t0 = now;
     const st = {
       t0, t1: 0, parsed: now, segs: [], aborted: false, res: response,
-      url: `${request.method} ${String(request.url).slice(0, 120)}`,
+      url: `${request.method} ${pathOf(request.url)}`,
     };
     response[kState] = st;
     this.open.add(st);

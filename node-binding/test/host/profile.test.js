@@ -372,6 +372,24 @@ test("a request body's callbacks are the request's own execution, on every Node"
   assert.ok(own >= 45, `the request's own execution: ${own.toFixed(1)} ms of the body's 50 ms of work`);
 });
 
+// A request's query string (tokens, e-mail addresses) is not written into
+// the report, the JSON or the page: its path is, and that it had one.
+test("a request's query string is not kept, only that it had one", async () => {
+  const { Recorder } = require('../../lib/profile/recorder');
+  const rec = new Recorder();
+  rec.start();
+  const server = http.createServer((req, res) => res.end('ok'));
+  try {
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    assert.ok((await get(server.address().port, '/login?token=s3cret&user=a%40b')).ok);
+    assert.ok((await get(server.address().port, '/plain')).ok);
+  } finally {
+    rec.stop();
+    server.close();
+  }
+  assert.deepStrictEqual(rec.finished.map((st) => st.url), ['GET /login?…', 'GET /plain']);
+});
+
 // The mark timers are the profiler's, not the application's: armed in a
 // busy stretch of the application's AsyncLocalStorage context, none
 // carries its store (nor, one from another, a chain of them after it).
