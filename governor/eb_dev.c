@@ -269,9 +269,33 @@ static int eb_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * At every close(), also of a copy: one by the client's process ends its
+ * votes, as the last close would.  A child it forked without exec (a
+ * prefork server) may keep a copy, and with it the file open: release
+ * comes only with the child's.  A copy's close in another process ends
+ * nothing; nor do a dup's in the client's own, which ends them all (the
+ * client is the file, not the descriptor).
+ */
+static int eb_flush(struct file *file, fl_owner_t id)
+{
+	struct eb_client *c = file->private_data;
+	unsigned long flags;
+	int from = -1;
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	if (c->votes && same_thread_group(c->task, current))
+		from = eb_client_set_votes(c, 0, -1, ktime_get_ns());
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+	if (from >= 0)
+		eb_cpu_update(from, -1, 0, true);
+	return 0;
+}
+
 static const struct file_operations eb_fops = {
 	.owner = THIS_MODULE,
 	.open = eb_open,
+	.flush = eb_flush,
 	.release = eb_release,
 	.unlocked_ioctl = eb_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,

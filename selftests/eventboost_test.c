@@ -750,6 +750,51 @@ TEST_F(eb, close_releases)
 	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
 }
 
+/*
+ * A client's close ends its votes also while a child it forked keeps a
+ * copy of the descriptor (a prefork server, Python's multiprocessing, a
+ * fork without exec): the file stays open then, and only its flush sees
+ * the client's process let go (until 2026-12-08 the votes lasted until the
+ * watchdog).  The child's close of its copy leaves the client's votes.
+ */
+TEST_F(eb, close_ends_votes_while_a_forked_child_keeps_a_copy)
+{
+	int fd, p[2], status;
+	pid_t pid;
+	char c;
+
+	ASSERT_EQ(0, pin(self->last_cpu));
+	fd = eb_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, hint(fd, EB_IOC_GC_ENTER));
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		/* Its copy closed first, then held until the parent says. */
+		int copy = dup(fd);
+
+		close(p[1]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(fd);
+		if (copy < 0 || read(p[0], &c, 1) < 0)
+			_exit(1);
+		close(copy);
+		_exit(0);
+	}
+	close(p[0]);
+	/* The child's close of a copy (its fork's) ends nothing. */
+	msleep(50);
+	EXPECT_TRUE(client_info(fd).votes & EB_VOTE_GC);
+	EXPECT_EQ(BOOST, applied_khz(self->pol_last, BOOST));
+	close(fd);
+	EXPECT_EQ(BASE, applied_khz(self->pol_last, BASE));
+	close(p[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+}
+
 TEST_F(eb, sigkill_releases)
 {
 	int p[2], status;
