@@ -9,6 +9,31 @@
 // one line on stderr and the application runs unprofiled.
 const { isMainThread } = require('node:worker_threads');
 
+// A process's parent and start time (clock ticks since boot), from
+// /proc/<pid>/stat; null where it cannot be read.
+function procStat(pid) {
+  try {
+    const s = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(f[1]), start: f[19] };
+  } catch {
+    return null;
+  }
+}
+
+// Whether @owner ("pid:start") is a live ancestor of this process.
+function startedByOwner(owner) {
+  const [pid, start] = String(owner ?? '').split(':');
+  if (!pid || !start || start === 'undefined') return false;
+  for (let p = process.ppid, i = 0; p > 1 && i < 64; i++) {
+    const st = procStat(p);
+    if (!st) return false;
+    if (String(p) === pid) return st.start === start;
+    p = st.ppid;
+  }
+  return false;
+}
+
 function main() {
   if (!isMainThread || globalThis[Symbol.for('eventboost.profile')]) return;
   const { fromEnv } = require('./lib/profile/env');
@@ -23,13 +48,15 @@ function main() {
   // A process the profiled one started with the preload (a cluster worker,
   // a child_process.fork(), which pass it on) writes a report of its own:
   // the first profiled process names itself in the environment its
-  // children inherit.  (Not NODE_UNIQUE_ID for cluster workers: Node
-  // removes it from the environment before the preloads run.)
-  const owner = process.env.EVENTBOOST_PROFILE_OWNER;
-  if (require('node:cluster').isWorker || (owner && owner !== String(process.pid))) {
+  // children inherit, by pid and start time: it counts while it is an
+  // ancestor (not in a process started later from a shell that inherited
+  // it, nor in one that reuses its pid).  (Not NODE_UNIQUE_ID for cluster
+  // workers: Node removes it from the environment before the preloads
+  // run.)
+  if (require('node:cluster').isWorker || startedByOwner(process.env.EVENTBOOST_PROFILE_OWNER)) {
     out = out.replace(/(\.json)?$/, `.${process.pid}$1`);
   } else {
-    process.env.EVENTBOOST_PROFILE_OWNER = String(process.pid);
+    process.env.EVENTBOOST_PROFILE_OWNER = `${process.pid}:${procStat(process.pid)?.start}`;
   }
   const { Profiler, htmlPath } = require('./lib/profile');
   const p = new Profiler({ out, sample: o.sample }).start();
@@ -52,8 +79,9 @@ function main() {
   // The handler steps aside before the application's run (an emit calls
   // the listeners it found), so that theirs see the listeners they would
   // see unprofiled: signal-exit, among others, re-raises a signal only
-  // when its own are the last.  Back for the next signal if the process
-  // lives on.
+  // when its own are the last.  Back, first again, for the next signal if
+  // the process lives on (an immediate runs before the loop's next poll
+  // takes another signal).
   const handlers = new Map();
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     const h = () => {
@@ -65,11 +93,13 @@ function main() {
         return;
       }
       setImmediate(() => {
-        if (!done && !process.listeners(sig).includes(h)) process.on(sig, h);
+        if (!done && !process.listeners(sig).includes(h)) process.prependListener(sig, h);
       }).unref();
     };
     handlers.set(sig, h);
-    process.on(sig, h);
+    // First, also ahead of handlers added before it (a preload of
+    // NODE_OPTIONS): it must step aside before any of theirs runs.
+    process.prependListener(sig, h);
   }
   if (o.seconds) {
     const t = setTimeout(() => {

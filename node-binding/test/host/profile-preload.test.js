@@ -181,6 +181,13 @@ if (process.argv[2] === 'child') {
   const pid = (/^child (\d+)\n$/.exec(r.out) || assert.fail(r.out))[1];
   assert.strictEqual(read('fprof.json').requests, 5, "the parent's report");
   assert.strictEqual(read(`fprof.${pid}.json`).requests, 0, "the child's: it served nothing");
+  // A process that inherited the variable from elsewhere (a shell) but was
+  // not started by that process writes NAME.json, as the first one.
+  fs.rmSync(path.join(app, 'fprof.json'));
+  const stale = run(['-r', 'eventboost/profile', 'fork-app.js'],
+    { EVENTBOOST_PROFILE_OUT: 'fprof.json', EVENTBOOST_PROFILE_OWNER: `${process.pid}:0` });
+  assert.strictEqual(stale.err, '');
+  assert.strictEqual(read('fprof.json').requests, 5, 'a stale owner is no parent');
 });
 
 // An application whose signal handler re-raises the signal only when it is
@@ -224,13 +231,22 @@ console.log('ready');
   }
 });
 
-// An application that handles the signal itself keeps control of it: it
-// lives on, and a later signal still writes a report first.
-test('an application that handles a signal itself keeps control, and the report is written', async () => {
+// An application that handles a signal itself keeps control of it, and the
+// profiler's handler is back, first, for the next one: here a handler that
+// re-raises when alone (added first) and one that takes the first SIGINT
+// only.  Unprofiled the first is handled and the second ends the process;
+// so it must be profiled (until the review of 2026-12-08 the handler came
+// back last, behind the re-raiser, and the second signal did nothing).
+test('an application that handles a signal keeps control, and the next one still ends it', async () => {
   const { spawn } = require('node:child_process');
   fs.writeFileSync(path.join(app, 'handles.js'), `
-let n = 0;
-process.on('SIGINT', () => { n++; console.log('handled ' + n); if (n === 2) process.exit(4); });
+process.on('SIGINT', function onSignal() {
+  if (process.listeners('SIGINT').length === 1) {
+    process.removeListener('SIGINT', onSignal);
+    process.kill(process.pid, 'SIGINT');
+  }
+});
+process.once('SIGINT', () => console.log('handled'));
 setInterval(() => {}, 1000);
 console.log('ready');
 `);
@@ -253,13 +269,10 @@ console.log('ready');
   child.kill('SIGINT');
   await lines(2);
   assert.ok(fs.existsSync(path.join(app, out)), 'the report is written at the first signal');
-  fs.rmSync(path.join(app, out));
-  // The profiler's handler is back for the next one.
-  await new Promise((resolve) => setTimeout(resolve, 100));
   child.kill('SIGINT');
+  // A child the second signal did not end is ended here, and the test fails.
   const guard = setTimeout(() => child.kill('SIGKILL'), 10000);
   const how = await exited;
   clearTimeout(guard);
-  assert.deepStrictEqual({ how, stdout }, { how: { code: 4, signal: null }, stdout: 'ready\nhandled 1\nhandled 2\n' });
-  assert.strictEqual(read(out).requests, 0, 'the report is written again at the second signal (or at exit)');
+  assert.deepStrictEqual({ how, stdout }, { how: { code: null, signal: 'SIGINT' }, stdout: 'ready\nhandled\n' });
 });
