@@ -37,16 +37,19 @@ const kState = Symbol('eventboost.profile.request');
 // The request a connection's reads now work for (its body), where the
 // store entered at its start does not reach them (below).
 const kReading = Symbol('eventboost.profile.reading');
-const kAccepted = Symbol('eventboost.profile.accepted');
+const kAccepted = Symbol('eventboost.profile.accepted');  // [bound, markLast] then
 
 // What the report keeps of a request's URL: its path, at most 120
 // characters, not its query string (tokens, addresses), only that it had
-// one.
+// one, nor the scheme and authority of an absolute-form one (a proxy's:
+// user:password@host).
 function pathOf(url) {
-  const u = String(url);
+  let u = String(url);
+  const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(u);
+  if (m) u = u.slice(m[0].length) || '/';
   const q = u.indexOf('?');
   return q < 0 ? u.slice(0, 120) : `${u.slice(0, Math.min(q, 120))}?…`;
-}  // [bound, markLast] then
+}
 
 // Time-ordered flat interval lists [start0, end0, start1, end1, ...].
 class Intervals {
@@ -135,9 +138,9 @@ class Recorder {
         // parser's resource names the connection, which names the request.
         let st = self.als.getStore();
         if (!st) {
+          // (Only node:http's parser resource: another's getter could throw.)
           const r = asyncHooks.executionAsyncResource();
-          const socket = r && r.socket;
-          if (socket && typeof socket === 'object') st = socket[kReading];
+          if (r && r.type === 'HTTPINCOMINGMESSAGE' && r.socket) st = r.socket[kReading];
         }
         self.owner = st && !st.t1 ? st : undefined;
         self.segStart = now;

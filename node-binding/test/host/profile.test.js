@@ -383,11 +383,14 @@ test("a request's query string is not kept, only that it had one", async () => {
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     assert.ok((await get(server.address().port, '/login?token=s3cret&user=a%40b')).ok);
     assert.ok((await get(server.address().port, '/plain')).ok);
+    // An absolute-form target, as a forward proxy's client sends: no
+    // scheme, credentials or host either.
+    assert.ok((await get(server.address().port, 'http://user:pw@example.com/abs?k=v')).ok);
   } finally {
     rec.stop();
     server.close();
   }
-  assert.deepStrictEqual(rec.finished.map((st) => st.url), ['GET /login?…', 'GET /plain']);
+  assert.deepStrictEqual(rec.finished.map((st) => st.url), ['GET /login?…', 'GET /plain', 'GET /abs?…']);
 });
 
 // The mark timers are the profiler's, not the application's: armed in a
