@@ -91,11 +91,14 @@ function normalize(options) {
       'ERR_INVALID_ARG_TYPE');
   }
   // A Map's or a Date's entries are no own properties: read as options
-  // they would run the defaults.  The tag, not the prototype: a plain
-  // object of another realm (a vm context) has another Object.prototype.
-  const tag = Object.prototype.toString.call(options).slice(8, -1);
-  if (tag !== 'Object') {
-    throw coded(new TypeError(`eventboost: options must be an object of options, got a ${tag}`),
+  // they would run the defaults.  A plain object's prototype is an
+  // Object.prototype, of this realm or another's (a vm context), whose own
+  // is null; Object.create(null) and a module namespace have none.
+  const proto = Object.getPrototypeOf(options);
+  if (proto !== null && Object.getPrototypeOf(proto) !== null) {
+    const tag = Object.prototype.toString.call(options).slice(8, -1);
+    const what = tag !== 'Object' ? tag : proto.constructor?.name || 'an object of a class';
+    throw coded(new TypeError(`eventboost: options must be a plain object, got a ${what}`),
       'ERR_INVALID_ARG_TYPE');
   }
   for (const k of Object.keys(options)) {

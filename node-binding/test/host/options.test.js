@@ -45,11 +45,13 @@ const bad = [
   [[], TypeError, /options must be an object, got an array/],
   // Not read as options (their entries are no own properties): until
   // 2026-12-08 they ran the defaults.
-  [new Map([['queue', false]]), TypeError, /options must be an object of options, got a Map/],
-  [new Date(0), TypeError, /options must be an object of options, got a Date/],
+  [new Map([['queue', false]]), TypeError, /options must be a plain object, got a Map/],
+  [new Date(0), TypeError, /options must be a plain object, got a Date/],
+  [new (class Settings { constructor() { this.queue = false; } })(), TypeError, /options must be a plain object, got a Settings/],
 ];
 for (const [opts, cls, re] of bad) {
-  const shown = opts instanceof Map ? 'new Map(...)' : opts instanceof Date ? 'new Date(0)' : JSON.stringify(opts);
+  const shown = opts instanceof Map ? 'new Map(...)' : opts instanceof Date ? 'new Date(0)'
+    : opts && opts.constructor && opts.constructor.name === 'Settings' ? 'new Settings()' : JSON.stringify(opts);
   test(`start(${shown}) throws ${cls.name} naming the option`, () => {
     assert.throws(() => normalize(opts), (e) => e instanceof cls && re.test(e.message));
   });
@@ -61,6 +63,9 @@ test('options from another realm are read', () => {
   const o = require('node:vm').runInNewContext('({ queue: false, sampleUs: 500 })');
   assert.deepStrictEqual([normalize(o).queue, normalize(o).sampleUs], [false, 500]);
   assert.strictEqual(normalize(Object.create(null)).queue, true);
+  // A module namespace (import * as options) has no prototype either.
+  const ns = require('node:vm').runInNewContext('Object.freeze(Object.setPrototypeOf({ queue: false }, null))');
+  assert.strictEqual(normalize(ns).queue, false);
 });
 
 test('environment: EVENTBOOST modes', () => {
