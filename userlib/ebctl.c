@@ -1000,7 +1000,7 @@ static int cmd_status(int argc, char **argv)
 		if (rc != RC_OK || (have_count && ++done >= count))
 			break;
 		next += interval;
-		/* Stopped past it (SIGSTOP, a suspend): on from now, no burst. */
+		/* Stopped past it (SIGSTOP, Ctrl-Z): on from now, no burst. */
 		if (next < now_us())
 			next = now_us() + interval;
 		sleep_until_us(next);
