@@ -1602,8 +1602,7 @@ static unsigned long long boost_limits(const struct eb_stats *st,
 	 * budget_pct whose half holds @us, 100 (no budget) past 500 ms.
 	 */
 	unsigned long long need_pct = us > 500000 ? 100 : (us + 4999) / 5000;
-	bool budget_short = st->budget_pct && st->budget_pct < 100 &&
-			    st->budget_pct < need_pct;
+	bool budget_short = st->budget_pct && st->budget_pct < need_pct;
 	char want[32], wd[32], b[32], half[32], raise[32] = "";
 
 	ebp_format_setting_us(us, want, sizeof(want));

@@ -180,6 +180,26 @@ static void test_format_freq(void)
 	expect_str(buf, "2.60", "format_freq truncates to the buffer");
 }
 
+struct format_case {
+	unsigned long long in;
+	const char *want;
+};
+
+/* Each case through @fmt, named "@what <in>". */
+static void expect_formats(void (*fmt)(unsigned long long, char *, size_t),
+			   const char *what, const struct format_case *c,
+			   size_t n)
+{
+	char buf[32], name[64];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fmt(c[i].in, buf, sizeof(buf));
+		snprintf(name, sizeof(name), "%s %llu", what, c[i].in);
+		expect_str(buf, c[i].want, name);
+	}
+}
+
 /*
  * A setting (the watchdog, a boost's length) is shown exactly: two of
  * them that differ never read alike (until 2026-12-08 "boosting for 1 ms,
@@ -187,39 +207,29 @@ static void test_format_freq(void)
  */
 static void test_format_setting(void)
 {
-	static const struct { unsigned long long us; const char *want; } c[] = {
+	static const struct format_case c[] = {
 		{ 1001, "1001 us" }, { 1002, "1002 us" }, { 1500, "1.5 ms" },
 		{ 100000, "100 ms" }, { 1230, "1.23 ms" }, { 999996, "999996 us" },
 		{ 2000000, "2 s" }, { 7, "7 us" }, { 0, "0 s" },
 		{ 1001000, "1001 ms" }, { 5400000000ULL, "1.5 h" },
 	};
-	char buf[32], name[64];
-	size_t i;
 
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		ebp_format_setting_us(c[i].us, buf, sizeof(buf));
-		snprintf(name, sizeof(name), "format_setting_us %llu", c[i].us);
-		expect_str(buf, c[i].want, name);
-	}
+	expect_formats(ebp_format_setting_us, "format_setting_us", c,
+		       sizeof(c) / sizeof(c[0]));
 }
 
 static void test_format_duration(void)
 {
-	static const struct { unsigned long long ns; const char *want; } c[] = {
+	static const struct format_case c[] = {
 		{ 100000000ULL, "100 ms" }, { 1500000ULL, "1.5 ms" },
 		{ 1234567ULL, "1.23 ms" }, { 2250000000ULL, "2.25 s" },
 		{ 999996000ULL, "1 s" }, { 50000ULL, "50 us" },
 		{ 750ULL, "750 ns" }, { 0ULL, "0 s" },
 		{ 180000000000ULL, "3 min" }, { 5400000000000ULL, "1.5 h" },
 	};
-	char buf[32], name[64];
-	size_t i;
 
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		ebp_format_duration_ns(c[i].ns, buf, sizeof(buf));
-		snprintf(name, sizeof(name), "format_duration_ns %llu", c[i].ns);
-		expect_str(buf, c[i].want, name);
-	}
+	expect_formats(ebp_format_duration_ns, "format_duration_ns", c,
+		       sizeof(c) / sizeof(c[0]));
 }
 
 static void test_assignment(void)
