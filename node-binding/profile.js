@@ -24,7 +24,7 @@ function procStat(pid) {
 // Whether @owner ("pid:start") is a live ancestor of this process.
 function startedByOwner(owner) {
   const [pid, start] = String(owner ?? '').split(':');
-  if (!pid || !start || start === 'undefined') return false;
+  if (!pid || !start) return false;
   for (let p = process.ppid, i = 0; p > 1 && i < 64; i++) {
     const st = procStat(p);
     if (!st) return false;
@@ -56,7 +56,10 @@ function main() {
   if (require('node:cluster').isWorker || startedByOwner(process.env.EVENTBOOST_PROFILE_OWNER)) {
     out = out.replace(/(\.json)?$/, `.${process.pid}$1`);
   } else {
-    process.env.EVENTBOOST_PROFILE_OWNER = `${process.pid}:${procStat(process.pid)?.start}`;
+    // (Where /proc cannot tell its start, no process is its child.)
+    const self = procStat(process.pid);
+    if (self) process.env.EVENTBOOST_PROFILE_OWNER = `${process.pid}:${self.start}`;
+    else delete process.env.EVENTBOOST_PROFILE_OWNER;
   }
   const { Profiler, htmlPath } = require('./lib/profile');
   const p = new Profiler({ out, sample: o.sample }).start();
